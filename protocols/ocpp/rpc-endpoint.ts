@@ -1,0 +1,311 @@
+import { errorCodeFor } from './error-codes.ts';
+import { RpcClosedError, RpcError, RpcTimeoutError } from './rpc-error.ts';
+import {
+  MessageType,
+  parseFrame,
+  serializeCall,
+  serializeError,
+  serializeResult,
+  type CallFrame,
+  type SendFrame,
+} from './rpc-frame.ts';
+import { hasAction, validateCall, validateResult } from './schema-validator.ts';
+import type { OcppVersion } from './versions.ts';
+
+export interface RpcClock {
+  setTimeout: typeof setTimeout;
+  clearTimeout: typeof clearTimeout;
+}
+
+export interface SchemaErrorReport {
+  direction: 'in' | 'out';
+  kind: 'call' | 'result';
+  action: string;
+  code: string;
+  message: string;
+}
+
+export interface BadFrameReport {
+  text: string;
+  code: string;
+  message: string;
+}
+
+export interface RpcEndpointOptions {
+  version: OcppVersion;
+  /** Writes one frame to the transport. */
+  send: (text: string) => void;
+  /**
+   * Handles an incoming CALL: the return value is the CALLRESULT payload (undefined sends `{}`);
+   * throw an RpcError to answer with its code, anything else thrown answers InternalError.
+   * Payloads are typed loosely on purpose: the schema has already checked them.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  onCall: (action: string, payload: any) => unknown | Promise<unknown>;
+  /** Default 30000; counted from the moment the CALL is written, not while it waits in the queue. */
+  callTimeoutMs?: number;
+  /** 'strict' (default) checks every message in and out against the official schemas. */
+  validation?: 'strict' | 'off';
+  onSchemaError?: (e: SchemaErrorReport) => void;
+  /** A frame that is not OCPP-J (not JSON, wrong shape, unknown message type). */
+  onBadFrame?: (e: BadFrameReport) => void;
+  clock?: RpcClock;
+}
+
+export interface CallOptions {
+  /** Send the payload as written and accept whatever result comes back (raw proxy messages). */
+  skipValidation?: boolean;
+  timeoutMs?: number;
+}
+
+interface OutgoingCall {
+  id: string;
+  action: string;
+  payload: unknown;
+  skipValidation: boolean;
+  timeoutMs: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  resolve: (result: any) => void;
+  reject: (error: Error) => void;
+}
+
+// Looks the globals up at call time so test doubles installed later (mock timers) are honoured.
+const SYSTEM_CLOCK: RpcClock = {
+  setTimeout: ((fn: () => void, ms: number) => setTimeout(fn, ms)) as typeof setTimeout,
+  clearTimeout: (handle) => clearTimeout(handle),
+};
+
+/**
+ * One side of an OCPP-J connection, without the connection: feed it incoming frames with
+ * `receive`, and it writes through `send`. OCPP-J allows one outstanding CALL per direction,
+ * so calls wait in a FIFO queue until the previous one is answered or times out.
+ */
+export class RpcEndpoint {
+  readonly version: OcppVersion;
+  readonly #send: (text: string) => void;
+  readonly #onCall: RpcEndpointOptions['onCall'];
+  readonly #strict: boolean;
+  readonly #callTimeoutMs: number;
+  readonly #onSchemaError: ((e: SchemaErrorReport) => void) | undefined;
+  readonly #onBadFrame: ((e: BadFrameReport) => void) | undefined;
+  readonly #clock: RpcClock;
+  // Message ids only need to be unique per endpoint: a random prefix and a counter.
+  readonly #idPrefix = Math.random().toString(36).slice(2, 8);
+  #idCounter = 0;
+  #inFlight: OutgoingCall | null = null;
+  #queue: OutgoingCall[] = [];
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #closed: Error | null = null;
+
+  constructor(opts: RpcEndpointOptions) {
+    this.version = opts.version;
+    this.#send = opts.send;
+    this.#onCall = opts.onCall;
+    this.#strict = (opts.validation ?? 'strict') === 'strict';
+    this.#callTimeoutMs = opts.callTimeoutMs ?? 30_000;
+    this.#onSchemaError = opts.onSchemaError;
+    this.#onBadFrame = opts.onBadFrame;
+    this.#clock = opts.clock ?? SYSTEM_CLOCK;
+  }
+
+  /** Outstanding plus queued calls. */
+  get pendingCount(): number {
+    return this.#queue.length + (this.#inFlight ? 1 : 0);
+  }
+
+  /**
+   * Sends a CALL and resolves with the CALLRESULT payload. Rejects with an RpcError (the peer's
+   * CALLERROR, or a schema violation on either side), RpcTimeoutError or RpcClosedError.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  call(action: string, payload: unknown, opts?: CallOptions): Promise<any> {
+    if (this.#closed) return Promise.reject(new RpcClosedError(action, this.#closed));
+    const skipValidation = opts?.skipValidation === true || !this.#strict;
+    if (!skipValidation) {
+      const error = validateCall(this.version, action, payload);
+      if (error) {
+        this.#reportSchemaError('out', 'call', action, error);
+        return Promise.reject(error);
+      }
+    }
+    return new Promise((resolve, reject) => {
+      this.#queue.push({
+        id: '',
+        action,
+        payload,
+        skipValidation,
+        timeoutMs: opts?.timeoutMs ?? this.#callTimeoutMs,
+        resolve,
+        reject,
+      });
+      this.#sendNext();
+    });
+  }
+
+  /** Feeds one incoming frame (a WebSocket text message). */
+  receive(text: string): void {
+    if (this.#closed) return;
+    const frame = parseFrame(text, this.version);
+    switch (frame.type) {
+      case MessageType.CALL:
+      case MessageType.SEND:
+        this.#handleCall(frame);
+        return;
+      case MessageType.CALLRESULT: {
+        const call = this.#settle(frame.id);
+        if (!call) return; // a late answer to a call that timed out: OCPP-J says ignore it
+        if (!call.skipValidation) {
+          const error = validateResult(this.version, call.action, frame.payload);
+          if (error) {
+            this.#reportSchemaError('in', 'result', call.action, error);
+            call.reject(error);
+            return;
+          }
+        }
+        call.resolve(frame.payload);
+        return;
+      }
+      case MessageType.CALLERROR:
+        this.#settle(frame.id)?.reject(new RpcError(frame.code, frame.description, frame.details));
+        return;
+      case MessageType.CALLRESULTERROR:
+        return; // OCPP 2.1: the peer disliked one of our results; nothing to answer or retry
+      default: {
+        const code = errorCodeFor(this.version, frame.problem);
+        this.#onBadFrame?.({ text, code, message: frame.message });
+        const call = frame.id === null ? null : this.#settle(frame.id);
+        if (call) {
+          call.reject(new RpcError(code, frame.message));
+        } else if (frame.id !== null) {
+          this.#reply(serializeError(frame.id, code, frame.message));
+        } else if (this.version !== 'ocpp1.6') {
+          // OCPP-J 2.0.1 §4.2.3: answer with message id "-1" when the id cannot be read.
+          this.#reply(serializeError('-1', code, frame.message));
+        }
+      }
+    }
+  }
+
+  /** Rejects the outstanding and queued calls with RpcClosedError; the endpoint stays closed. */
+  close(reason?: Error): void {
+    if (this.#closed) return;
+    this.#closed = reason ?? new Error('endpoint closed');
+    if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const calls = this.#inFlight ? [this.#inFlight, ...this.#queue] : this.#queue;
+    this.#inFlight = null;
+    this.#queue = [];
+    for (const call of calls) call.reject(new RpcClosedError(call.action, reason));
+  }
+
+  #sendNext(): void {
+    while (!this.#inFlight && this.#queue.length > 0 && !this.#closed) {
+      const call = this.#queue.shift()!;
+      call.id = this.#idPrefix + (++this.#idCounter).toString(36);
+      try {
+        this.#send(serializeCall(call.id, call.action, call.payload));
+      } catch (error) {
+        call.reject(error instanceof Error ? error : new Error(String(error)));
+        continue;
+      }
+      this.#inFlight = call;
+      this.#timer = this.#clock.setTimeout(this.#onTimeout, call.timeoutMs);
+    }
+  }
+
+  /** Takes the outstanding call if `id` answers it, and lets the next queued call go. */
+  #settle(id: string): OutgoingCall | null {
+    const call = this.#inFlight;
+    if (!call || call.id !== id) return null;
+    this.#clock.clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#inFlight = null;
+    this.#sendNext();
+    return call;
+  }
+
+  readonly #onTimeout = (): void => {
+    const call = this.#inFlight;
+    this.#timer = undefined;
+    if (!call) return;
+    this.#inFlight = null;
+    call.reject(new RpcTimeoutError(call.action, call.timeoutMs));
+    this.#sendNext();
+  };
+
+  #handleCall(frame: CallFrame | SendFrame): void {
+    const { id, action, payload } = frame;
+    const answer = frame.type === MessageType.CALL;
+    if (this.#strict) {
+      if (!hasAction(this.version, action)) {
+        if (answer)
+          this.#reply(serializeError(id, 'NotImplemented', `${action} is not an action of ${this.version}`));
+        return;
+      }
+      const error = validateCall(this.version, action, payload);
+      if (error) {
+        this.#reportSchemaError('in', 'call', action, error);
+        if (answer) this.#reply(serializeError(id, error.code, error.description, error.details));
+        return;
+      }
+    }
+    let result: unknown;
+    try {
+      result = this.#onCall(action, payload);
+    } catch (error) {
+      if (answer) this.#replyError(id, error);
+      return;
+    }
+    if (!answer) {
+      if (result instanceof Promise) result.catch(() => {}); // SEND: nobody to tell
+      return;
+    }
+    if (result instanceof Promise) {
+      result.then(
+        (value) => this.#replyResult(id, action, value),
+        (error) => this.#replyError(id, error),
+      );
+    } else {
+      this.#replyResult(id, action, result);
+    }
+  }
+
+  #replyResult(id: string, action: string, value: unknown): void {
+    const payload = value === undefined ? {} : value;
+    if (this.#strict) {
+      const error = validateResult(this.version, action, payload);
+      if (error) {
+        // Our own handler broke the schema: tell the peer it is our fault, not theirs.
+        this.#reportSchemaError('out', 'result', action, error);
+        this.#reply(serializeError(id, 'InternalError', `invalid ${action} response: ${error.description}`));
+        return;
+      }
+    }
+    this.#reply(serializeResult(id, payload));
+  }
+
+  #replyError(id: string, error: unknown): void {
+    if (error instanceof RpcError) {
+      this.#reply(
+        serializeError(id, errorCodeFor(this.version, error.code), error.description, error.details),
+      );
+    } else {
+      const description = error instanceof Error ? error.message : String(error);
+      this.#reply(serializeError(id, 'InternalError', description));
+    }
+  }
+
+  #reply(text: string): void {
+    if (this.#closed) return; // the answer to a call that arrived before the connection went
+    this.#send(text);
+  }
+
+  #reportSchemaError(
+    direction: 'in' | 'out',
+    kind: 'call' | 'result',
+    action: string,
+    error: RpcError,
+  ): void {
+    this.#onSchemaError?.({ direction, kind, action, code: error.code, message: error.description });
+  }
+}

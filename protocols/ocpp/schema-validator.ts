@@ -1,0 +1,104 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import formatsModule, { type FormatsPlugin } from 'ajv-formats';
+// The official OCA JSON schemas, as plain objects (one `<Action>Request` / `<Action>Response` per
+// action). Imported from the data modules only: typed-ocpp's index compiles every schema of every
+// version at load with an Ajv that strips unknown fields instead of flagging them.
+import * as ocpp16Schemas from 'typed-ocpp/dist/ocpp16/schemas.js';
+import * as ocpp201Schemas from 'typed-ocpp/dist/ocpp20/schemas.js';
+import * as ocpp21Schemas from 'typed-ocpp/dist/ocpp21/schemas.js';
+import { errorCodeFor } from './error-codes.ts';
+import { RpcError } from './rpc-error.ts';
+import type { OcppVersion } from './versions.ts';
+
+// ajv-formats is CommonJS: under NodeNext its default import is `module.exports`, the plugin itself.
+const addFormats = formatsModule as unknown as FormatsPlugin;
+
+const SCHEMAS: Readonly<Record<OcppVersion, Readonly<Record<string, object>>>> = {
+  'ocpp1.6': ocpp16Schemas,
+  'ocpp2.0.1': ocpp201Schemas,
+  'ocpp2.1': ocpp21Schemas,
+};
+
+// One Ajv for all versions (the schemas carry no $id, so they cannot collide). First error only:
+// it picks the CALLERROR code, and stopping early is cheaper.
+const ajv = new Ajv({ strict: false, allErrors: false, multipleOfPrecision: 6 });
+addFormats(ajv, ['date-time', 'uri']);
+
+/** Compiled on first use of each (version, schema): compiling a whole version up front costs ~1 s. */
+const compiled: Record<OcppVersion, Map<string, ValidateFunction>> = {
+  'ocpp1.6': new Map(),
+  'ocpp2.0.1': new Map(),
+  'ocpp2.1': new Map(),
+};
+
+function validatorFor(version: OcppVersion, name: string): ValidateFunction | undefined {
+  let validate = compiled[version].get(name);
+  if (validate) return validate;
+  const schemas = SCHEMAS[version];
+  if (!Object.hasOwn(schemas, name)) return undefined;
+  validate = ajv.compile(schemas[name]);
+  compiled[version].set(name, validate);
+  return validate;
+}
+
+/** Whether `action` exists in the version's schema set (in either direction). */
+export function hasAction(version: OcppVersion, action: string): boolean {
+  return Object.hasOwn(SCHEMAS[version], `${action}Request`);
+}
+
+/** Every action of a version, from its schema set. */
+export function actionsOf(version: OcppVersion): string[] {
+  return Object.keys(SCHEMAS[version])
+    .filter((name) => name.endsWith('Request'))
+    .map((name) => name.slice(0, -'Request'.length));
+}
+
+// JSON-schema keyword of the first failure -> the OCPP-J error it means (generic spelling).
+const CODE_BY_KEYWORD: Readonly<Record<string, string>> = {
+  type: 'TypeConstraintViolation',
+  required: 'OccurrenceConstraintViolation',
+  minItems: 'OccurrenceConstraintViolation',
+  maxItems: 'OccurrenceConstraintViolation',
+  enum: 'PropertyConstraintViolation',
+  const: 'PropertyConstraintViolation',
+  maxLength: 'PropertyConstraintViolation',
+  minLength: 'PropertyConstraintViolation',
+  format: 'PropertyConstraintViolation',
+  pattern: 'PropertyConstraintViolation',
+  maximum: 'PropertyConstraintViolation',
+  minimum: 'PropertyConstraintViolation',
+  exclusiveMaximum: 'PropertyConstraintViolation',
+  exclusiveMinimum: 'PropertyConstraintViolation',
+  multipleOf: 'PropertyConstraintViolation',
+  // additionalProperties and anything else: the payload does not have the PDU's structure.
+};
+
+function toRpcError(version: OcppVersion, name: string, error: ErrorObject): RpcError {
+  const code = errorCodeFor(version, CODE_BY_KEYWORD[error.keyword] ?? 'FormatViolation');
+  const where = error.instancePath || '(payload)';
+  const extra =
+    error.keyword === 'additionalProperties' ? ` '${String(error.params.additionalProperty)}'` : '';
+  return new RpcError(code, `${name} ${where} ${error.message ?? 'is invalid'}${extra}`, {
+    schema: name,
+    path: error.instancePath,
+    keyword: error.keyword,
+  });
+}
+
+function check(version: OcppVersion, action: string, suffix: string, payload: unknown): RpcError | null {
+  const name = action + suffix;
+  const validate = validatorFor(version, name);
+  if (!validate) return new RpcError('NotImplemented', `${action} is not an action of ${version}`);
+  if (validate(payload)) return null;
+  return toRpcError(version, name, validate.errors![0]);
+}
+
+/** Checks a CALL payload against the official schema: null when valid, else the CALLERROR to answer. */
+export function validateCall(version: OcppVersion, action: string, payload: unknown): RpcError | null {
+  return check(version, action, 'Request', payload);
+}
+
+/** Checks a CALLRESULT payload for `action`: null when valid, else the error it amounts to. */
+export function validateResult(version: OcppVersion, action: string, payload: unknown): RpcError | null {
+  return check(version, action, 'Response', payload);
+}
