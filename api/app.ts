@@ -1,0 +1,51 @@
+// The Koa application: request log, one error mapper, JSON bodies, then one router per spec area.
+import Koa from 'koa';
+import type Router from '@koa/router';
+import { HttpMethodEnum, koaBody } from 'koa-body';
+import { errorMiddleware } from './errors.ts';
+import { requestLog } from './request-log.ts';
+import { requireAuth } from './auth.ts';
+import type { ApiDeps } from './deps.ts';
+import { healthRouter } from './routers/health-router.ts';
+import { catalogRouter } from './routers/catalog-router.ts';
+import { templatesRouter } from './routers/templates-router.ts';
+
+/** Routers of areas that need a bearer token. Each area adds its router here. */
+const AUTHENTICATED_AREAS: Array<(deps: ApiDeps) => Router> = [catalogRouter, templatesRouter];
+
+export function createApp(deps: ApiDeps): Koa {
+  const app = new Koa({ proxy: false });
+  // Errors are answered by errorMiddleware; koa's default handler would print stacks.
+  app.silent = true;
+  app.use(requestLog(deps.platform.log));
+  app.use(errorMiddleware());
+
+  mount(app, healthRouter(deps));
+  const auth = requireAuth(deps.platform.tokens);
+  const body = jsonBody(deps.platform.config.bodyLimit);
+  for (const area of AUTHENTICATED_AREAS) {
+    const router = area(deps);
+    // Only requests that match a route are authenticated, then parsed: unknown paths stay 404,
+    // wrong methods 405, and no body is read before the caller is known.
+    for (const layer of router.stack) layer.stack.unshift(auth, body);
+    mount(app, router);
+  }
+  return app;
+}
+
+/** JSON request bodies up to `limit`; parse failures and oversized bodies reach errorMiddleware. */
+export function jsonBody(limit: string) {
+  return koaBody({
+    jsonLimit: limit,
+    formLimit: limit,
+    textLimit: limit,
+    jsonStrict: false,
+    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
+  });
+}
+
+export function mount(app: Koa, router: Router): void {
+  app.use(router.routes());
+  // Sets 405 / 501 with an Allow header; errorMiddleware gives them the detail body.
+  app.use(router.allowedMethods());
+}

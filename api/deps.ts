@@ -1,0 +1,11 @@
+// What the routers are given: the platform (database, broker, tokens, config) and the engine's
+// services. Routers receive a deps object, never reach for globals.
+import type { Platform } from '../engine/platform.ts';
+import type { CatalogStore } from '../engine/catalog/catalog-store.ts';
+import type { TemplateStore } from '../engine/catalog/template-store.ts';
+
+export interface ApiDeps {
+  platform: Platform;
+  catalog: CatalogStore;
+  templates: TemplateStore;
+}

@@ -1,0 +1,60 @@
+// Starts the whole service on one port: platform (database, broker), engine services and the API.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Config } from '../engine/config.ts';
+import { createLogger, type Logger } from '../engine/logger.ts';
+import { startPlatform, type Platform } from '../engine/platform.ts';
+import { CatalogStore } from '../engine/catalog/catalog-store.ts';
+import { TemplateStore } from '../engine/catalog/template-store.ts';
+import { createApp } from './app.ts';
+import type { ApiDeps } from './deps.ts';
+
+export interface Service {
+  url: string;
+  server: Server;
+  platform: Platform;
+  deps: ApiDeps;
+  close(): Promise<void>;
+}
+
+export async function startService(config: Config, log: Logger = createLogger(config)): Promise<Service> {
+  const platform = await startPlatform(config, log);
+  const deps: ApiDeps = {
+    platform,
+    catalog: new CatalogStore(platform.db),
+    templates: new TemplateStore(platform.db),
+  };
+  const app = createApp(deps);
+  const server = createServer(app.callback());
+  server.keepAliveTimeout = 5_000;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+  } catch (err) {
+    await platform.close();
+    throw err;
+  }
+  const { port } = server.address() as AddressInfo;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const url = config.publicUrl ?? `http://${host}:${port}`;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    server,
+    platform,
+    deps,
+    close() {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        });
+        await platform.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,225 @@
+// One validation helper: zod schemas for body, query, path and headers, and one mapping of zod
+// issues to the 422 list (FastAPI-style `type` codes, English `msg`, `input` and `ctx`).
+import { z } from 'zod';
+import type { Context } from 'koa';
+import { ValidationError, type ValidationIssue } from './errors.ts';
+
+type Part = 'body' | 'query' | 'path' | 'header';
+
+export function parse<S extends z.ZodType>(schema: S, input: unknown, part: Part): z.infer<S> {
+  const result = schema.safeParse(input, { reportInput: true });
+  if (result.success) return result.data;
+  throw new ValidationError(result.error.issues.flatMap((issue) => toIssues(issue, part, input)));
+}
+
+export const parseBody = <S extends z.ZodType>(ctx: Context, schema: S): z.infer<S> =>
+  parse(schema, (ctx.request as { body?: unknown }).body ?? undefined, 'body');
+
+/** Query values arrive as strings; a repeated parameter counts with its last value. */
+export function parseQuery<S extends z.ZodType>(ctx: Context, schema: S): z.infer<S> {
+  const query: Record<string, string> = {};
+  for (const [k, v] of Object.entries(ctx.query)) {
+    if (v !== undefined) query[k] = Array.isArray(v) ? v[v.length - 1] : v;
+  }
+  return parse(schema, query, 'query');
+}
+
+export const parsePath = <S extends z.ZodType>(ctx: Context, schema: S): z.infer<S> =>
+  parse(schema, (ctx as unknown as { params: Record<string, string> }).params, 'path');
+
+// ---- string parameters (query, path, header) with FastAPI's parsing errors ----
+
+/** An integer given as a string, then checked by `then` (bounds). */
+export function intString(then: z.ZodNumber = z.number()) {
+  return z
+    .string()
+    .transform((v, ctx) => {
+      const t = v.trim();
+      if (!/^[-+]?\d+$/.test(t)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'Input should be a valid integer, unable to parse string as an integer',
+          params: { type: 'int_parsing' },
+          input: v,
+        });
+        return z.NEVER;
+      }
+      return Number(t);
+    })
+    .pipe(then.int());
+}
+
+const TRUE = new Set(['true', '1', 'yes', 'on', 't', 'y']);
+const FALSE = new Set(['false', '0', 'no', 'off', 'f', 'n']);
+
+export function boolString() {
+  return z.string().transform((v, ctx) => {
+    const t = v.trim().toLowerCase();
+    if (TRUE.has(t)) return true;
+    if (FALSE.has(t)) return false;
+    ctx.addIssue({
+      code: 'custom',
+      message: 'Input should be a valid boolean, unable to interpret input',
+      params: { type: 'bool_parsing' },
+      input: v,
+    });
+    return z.NEVER;
+  });
+}
+
+/** An ISO 8601 date-time string. */
+export function dateTimeString() {
+  return z.string().transform((v, ctx) => {
+    const ms = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(v.trim())
+      ? Date.parse(v)
+      : NaN;
+    if (Number.isNaN(ms)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'Input should be a valid datetime',
+        params: { type: 'datetime_parsing' },
+        input: v,
+      });
+      return z.NEVER;
+    }
+    return new Date(ms);
+  });
+}
+
+// ---- zod issue -> 422 entries ----
+
+type Issue = z.core.$ZodIssue & { input?: unknown };
+
+function toIssues(issue: Issue, part: Part, root: unknown): ValidationIssue[] {
+  const loc: Array<string | number> = [
+    part,
+    ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+  ];
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => ({
+      loc: [...loc, key],
+      msg: 'Extra inputs are not permitted',
+      type: 'extra_forbidden',
+      input: valueAt(root, [...issue.path, key]),
+    }));
+  }
+  const { type, msg, ctx } = describe(issue);
+  const entry: ValidationIssue = { loc, msg, type };
+  if (issue.input !== undefined) entry.input = issue.input;
+  if (ctx) entry.ctx = ctx;
+  return [entry];
+}
+
+function valueAt(root: unknown, path: PropertyKey[]): unknown {
+  let v: unknown = root;
+  for (const p of path) v = v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[p] : undefined;
+  return v;
+}
+
+const TYPE_NAMES: Record<string, [string, string]> = {
+  string: ['string_type', 'Input should be a valid string'],
+  number: ['float_type', 'Input should be a valid number'],
+  int: ['int_type', 'Input should be a valid integer'],
+  boolean: ['bool_type', 'Input should be a valid boolean'],
+  object: ['model_attributes_type', 'Input should be a valid dictionary or object to extract fields from'],
+  record: ['dict_type', 'Input should be a valid dictionary'],
+  array: ['list_type', 'Input should be a valid list'],
+  date: ['datetime_type', 'Input should be a valid datetime'],
+  null: ['none_required', 'Input should be None'],
+};
+
+function describe(issue: Issue): { type: string; msg: string; ctx?: Record<string, unknown> } {
+  switch (issue.code) {
+    case 'invalid_type': {
+      if (issue.input === undefined) return { type: 'missing', msg: 'Field required' };
+      const expected = issue.expected === 'number' && Number.isInteger(issue.input) ? 'int' : issue.expected;
+      const [type, msg] = TYPE_NAMES[expected] ?? ['type_error', `Input should be a valid ${issue.expected}`];
+      return { type, msg };
+    }
+    case 'too_small': {
+      const min = Number(issue.minimum);
+      if (issue.origin === 'string')
+        return {
+          type: 'string_too_short',
+          msg: `String should have at least ${min} character${min === 1 ? '' : 's'}`,
+          ctx: { min_length: min },
+        };
+      if (issue.origin === 'array' || issue.origin === 'set')
+        return {
+          type: 'too_short',
+          msg: `List should have at least ${min} item${min === 1 ? '' : 's'} after validation`,
+          ctx: { min_length: min },
+        };
+      return issue.inclusive
+        ? {
+            type: 'greater_than_equal',
+            msg: `Input should be greater than or equal to ${min}`,
+            ctx: { ge: min },
+          }
+        : { type: 'greater_than', msg: `Input should be greater than ${min}`, ctx: { gt: min } };
+    }
+    case 'too_big': {
+      const max = Number(issue.maximum);
+      if (issue.origin === 'string')
+        return {
+          type: 'string_too_long',
+          msg: `String should have at most ${max} character${max === 1 ? '' : 's'}`,
+          ctx: { max_length: max },
+        };
+      if (issue.origin === 'array' || issue.origin === 'set')
+        return {
+          type: 'too_long',
+          msg: `List should have at most ${max} item${max === 1 ? '' : 's'} after validation`,
+          ctx: { max_length: max },
+        };
+      return issue.inclusive
+        ? { type: 'less_than_equal', msg: `Input should be less than or equal to ${max}`, ctx: { le: max } }
+        : { type: 'less_than', msg: `Input should be less than ${max}`, ctx: { lt: max } };
+    }
+    case 'invalid_value': {
+      const values = issue.values.map((v) => (typeof v === 'string' ? `'${v}'` : String(v)));
+      const expected =
+        values.length <= 1
+          ? (values[0] ?? '')
+          : `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}`;
+      return values.length === 1
+        ? { type: 'literal_error', msg: `Input should be ${expected}`, ctx: { expected } }
+        : { type: 'enum', msg: `Input should be ${expected}`, ctx: { expected } };
+    }
+    case 'invalid_format': {
+      if (issue.format === 'regex')
+        return {
+          type: 'string_pattern_mismatch',
+          msg:
+            issue.message && !issue.message.startsWith('Invalid')
+              ? issue.message
+              : `String should match pattern '${(issue as { pattern?: string }).pattern}'`,
+          ctx: { pattern: String((issue as { pattern?: string }).pattern) },
+        };
+      if (issue.format === 'url') return { type: 'url_parsing', msg: 'Input should be a valid URL' };
+      if (issue.format === 'email')
+        return {
+          type: 'value_error',
+          msg: 'value is not a valid email address',
+          ctx: { reason: issue.message },
+        };
+      if (issue.format === 'datetime')
+        return { type: 'datetime_parsing', msg: 'Input should be a valid datetime' };
+      return { type: 'value_error', msg: issue.message, ctx: { format: issue.format } };
+    }
+    case 'not_multiple_of':
+      return {
+        type: 'multiple_of',
+        msg: `Input should be a multiple of ${issue.divisor}`,
+        ctx: { multiple_of: issue.divisor },
+      };
+    case 'custom': {
+      const params = (issue.params ?? {}) as { type?: string; ctx?: Record<string, unknown> };
+      return { type: params.type ?? 'value_error', msg: issue.message, ctx: params.ctx };
+    }
+    case 'invalid_union':
+      return { type: 'union_error', msg: issue.message || 'Input does not match any allowed form' };
+    default:
+      return { type: 'value_error', msg: issue.message };
+  }
+}

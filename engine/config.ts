@@ -1,0 +1,114 @@
+// The one place that reads the environment. Everything else receives a Config.
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const intFrom = (fallback: number, min = 0) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return fallback;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < min) {
+        ctx.addIssue({ code: 'custom', message: `must be an integer >= ${min}` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v === '' ? undefined : v));
+
+const envSchema = z.object({
+  PORT: intFrom(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+      .optional(),
+  ),
+  MQTT_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^(mqtts?|wss?|tcp):\/\//, 'must be an mqtt:// URL')
+      .optional(),
+  ),
+  MQTT_TOPIC_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .default('evsim'),
+  DATA_DIR: z.string().default('./.data'),
+  AUTH_JWT_SECRET: optionalString,
+  AUTH_JWKS_URL: optionalString.pipe(z.url().optional()),
+  AUTH_ISSUER: optionalString,
+  AUTH_AUDIENCE: optionalString,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BODY_LIMIT: z.string().default('1mb'),
+  PUBLIC_URL: optionalString,
+  OCPI_TIMEOUT_MS: intFrom(10_000, 1),
+  RATE_LIMIT_PER_SECOND: intFrom(50, 1),
+  RATE_LIMIT_BURST: intFrom(100, 1),
+  VOUCHER_DELETE_MAX: intFrom(10_000, 0),
+  IDEMPOTENCY_TTL_SECONDS: intFrom(86_400, 1),
+  SECRETS_KEY: optionalString,
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  databaseUrl?: string;
+  mqttUrl?: string;
+  mqttTopicPrefix: string;
+  dataDir: string;
+  auth: { jwtSecret?: string; jwksUrl?: string; issuer?: string; audience?: string };
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  bodyLimit: string;
+  publicUrl?: string;
+  ocpiTimeoutMs: number;
+  rateLimit: { perSecond: number; burst: number };
+  voucherDeleteMax: number;
+  idempotencyTtlSeconds: number;
+  /** Key that encrypts secrets at rest (signing keys); dev mode keeps a generated one in DATA_DIR. */
+  secretsKey?: string;
+};
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`invalid configuration: ${lines.join('; ')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    mqttUrl: e.MQTT_URL,
+    mqttTopicPrefix: e.MQTT_TOPIC_PREFIX,
+    dataDir: resolve(e.DATA_DIR),
+    auth: {
+      jwtSecret: e.AUTH_JWT_SECRET,
+      jwksUrl: e.AUTH_JWKS_URL,
+      issuer: e.AUTH_ISSUER,
+      audience: e.AUTH_AUDIENCE,
+    },
+    logLevel: e.LOG_LEVEL,
+    bodyLimit: e.BODY_LIMIT,
+    publicUrl: e.PUBLIC_URL,
+    ocpiTimeoutMs: e.OCPI_TIMEOUT_MS,
+    rateLimit: { perSecond: e.RATE_LIMIT_PER_SECOND, burst: e.RATE_LIMIT_BURST },
+    voucherDeleteMax: e.VOUCHER_DELETE_MAX,
+    idempotencyTtlSeconds: e.IDEMPOTENCY_TTL_SECONDS,
+    secretsKey: e.SECRETS_KEY,
+  };
+}
+
+/** Dev mode: no AUTH_* configured, so a generated secret in DATA_DIR signs tokens. */
+export function isDevAuth(config: Config): boolean {
+  return !config.auth.jwtSecret && !config.auth.jwksUrl;
+}

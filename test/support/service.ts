@@ -1,0 +1,145 @@
+// Starts the whole service for a test file, on the embedded defaults or, when the environment
+// has DATABASE_URL / MQTT_URL (CI's second pass), on the real PostgreSQL and broker. On a real
+// database each service gets its own schema, so test files never see each other's rows.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { loadConfig } from '../../engine/config.ts';
+import { createLogger } from '../../engine/logger.ts';
+import { startService, type Service } from '../../api/server.ts';
+
+export const REAL_DATABASE_URL = process.env.DATABASE_URL || undefined;
+export const REAL_MQTT_URL = process.env.MQTT_URL || undefined;
+export const MODE = REAL_DATABASE_URL ? 'real' : 'embedded';
+
+export interface TestResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Raw body text, sent as is (for malformed JSON). */
+  raw?: string;
+  token?: string | null;
+  headers?: Record<string, string>;
+}
+
+export interface TestService {
+  url: string;
+  service: Service;
+  dataDir: string;
+  token(orgId: string): Promise<string>;
+  request<T = any>(method: string, path: string, opts?: RequestOptions): Promise<TestResponse<T>>;
+  /** request() with a token of organization `org` (default 'org-a'). */
+  as(
+    org: string,
+  ): <T = any>(
+    method: string,
+    path: string,
+    opts?: Omit<RequestOptions, 'token'>,
+  ) => Promise<TestResponse<T>>;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  env?: Record<string, string>;
+  /** Override the database URL (e.g. through a TCP proxy to the real server). */
+  databaseUrl?: string;
+  mqttUrl?: string;
+  /** Reuse a data directory (restart tests). */
+  dataDir?: string;
+  /** Reuse a schema on the real database (restart tests). */
+  schema?: string;
+}
+
+export async function createSchema(): Promise<string> {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: REAL_DATABASE_URL });
+  await client.connect();
+  await client.query(`CREATE SCHEMA ${schema}`);
+  await client.end();
+  return schema;
+}
+
+export async function dropSchema(schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: REAL_DATABASE_URL });
+  await client.connect();
+  await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await client.end();
+}
+
+export function withSearchPath(url: string, schema: string): string {
+  const u = new URL(url);
+  u.searchParams.set('options', `-c search_path=${schema}`);
+  return u.toString();
+}
+
+export async function startTestService(opts: StartOptions = {}): Promise<TestService> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'evsim-test-'));
+  let schema: string | undefined;
+  let databaseUrl = opts.databaseUrl;
+  if (REAL_DATABASE_URL && !databaseUrl) {
+    schema = opts.schema ?? (await createSchema());
+    databaseUrl = withSearchPath(REAL_DATABASE_URL, schema);
+  }
+  const env: Record<string, string> = {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    MQTT_TOPIC_PREFIX: `t${randomBytes(4).toString('hex')}`,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...((opts.mqttUrl ?? REAL_MQTT_URL) ? { MQTT_URL: (opts.mqttUrl ?? REAL_MQTT_URL)! } : {}),
+    ...opts.env,
+  };
+  const config = loadConfig(env);
+  const service = await startService(config, createLogger(config));
+
+  async function token(orgId: string): Promise<string> {
+    return service.platform.tokens.sign!(orgId);
+  }
+
+  async function request<T>(method: string, path: string, o: RequestOptions = {}): Promise<TestResponse<T>> {
+    const headers: Record<string, string> = { ...o.headers };
+    if (o.token) headers.authorization = `Bearer ${o.token}`;
+    let body: string | undefined;
+    if (o.raw !== undefined) body = o.raw;
+    else if (o.body !== undefined) body = JSON.stringify(o.body);
+    if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
+    const res = await fetch(service.url + path, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = text;
+    }
+    return { status: res.status, body: parsed as T, headers: res.headers, text };
+  }
+
+  const tokens = new Map<string, string>();
+  return {
+    url: service.url,
+    service,
+    dataDir,
+    token,
+    request,
+    as(org: string) {
+      return async (method, path, o = {}) => {
+        let t = tokens.get(org);
+        if (!t) tokens.set(org, (t = await token(org)));
+        return request(method, path, { ...o, token: t });
+      };
+    },
+    async close() {
+      await service.close();
+      if (schema && !opts.schema) await dropSchema(schema).catch(() => undefined);
+      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
