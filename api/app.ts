@@ -5,13 +5,20 @@ import { HttpMethodEnum, koaBody } from 'koa-body';
 import { errorMiddleware } from './errors.ts';
 import { requestLog } from './request-log.ts';
 import { requireAuth } from './auth.ts';
+import { rateLimit } from './rate-limit.ts';
 import type { ApiDeps } from './deps.ts';
 import { healthRouter } from './routers/health-router.ts';
 import { catalogRouter } from './routers/catalog-router.ts';
 import { templatesRouter } from './routers/templates-router.ts';
 
-/** Routers of areas that need a bearer token. Each area adds its router here. */
-const AUTHENTICATED_AREAS: Array<(deps: ApiDeps) => Router> = [catalogRouter, templatesRouter];
+interface Area {
+  router: (deps: ApiDeps) => Router;
+  /** The /cpo, /emsp and /ocpi areas share the per-organization rate limit. */
+  rateLimited?: boolean;
+}
+
+/** Areas that need a bearer token. Each area adds its router here. */
+const AUTHENTICATED_AREAS: Area[] = [{ router: catalogRouter }, { router: templatesRouter }];
 
 export function createApp(deps: ApiDeps): Koa {
   const app = new Koa({ proxy: false });
@@ -23,11 +30,13 @@ export function createApp(deps: ApiDeps): Koa {
   mount(app, healthRouter(deps));
   const auth = requireAuth(deps.platform.tokens);
   const body = jsonBody(deps.platform.config.bodyLimit);
+  const limit = rateLimit(deps.platform.config.rateLimit);
   for (const area of AUTHENTICATED_AREAS) {
-    const router = area(deps);
-    // Only requests that match a route are authenticated, then parsed: unknown paths stay 404,
-    // wrong methods 405, and no body is read before the caller is known.
-    for (const layer of router.stack) layer.stack.unshift(auth, body);
+    const router = area.router(deps);
+    // Only requests that match a route are authenticated, limited, then parsed: unknown paths
+    // stay 404, wrong methods 405, and no body is read before the caller is known.
+    const before = area.rateLimited ? [auth, limit, body] : [auth, body];
+    for (const layer of router.stack) layer.stack.unshift(...before);
     mount(app, router);
   }
   return app;
