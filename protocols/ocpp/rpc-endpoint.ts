@@ -297,7 +297,12 @@ export class RpcEndpoint {
 
   #reply(text: string): void {
     if (this.#closed) return; // the answer to a call that arrived before the connection went
-    this.#send(text);
+    try {
+      this.#send(text);
+    } catch {
+      // The transport is going away and its close will close this endpoint; the answer is lost
+      // with the connection, which is what the peer sees either way.
+    }
   }
 
   #reportSchemaError(
