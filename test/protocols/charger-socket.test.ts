@@ -5,6 +5,7 @@ import { WebSocketServer } from 'ws';
 import { openChargerSocket, type ChargerSocketOptions } from '../../engine/ocpp/ws-client.ts';
 import { RpcClosedError, RpcEndpoint, type OcppVersion } from '../../protocols/ocpp/index.ts';
 import { startStrictCsms, type StrictCsms } from '../support/strict-csms.ts';
+import { makeTestCertificates } from './test-certificates.ts';
 
 type Failure = { code: string; hint: string };
 
@@ -258,5 +259,35 @@ describe('charger socket keep-alive', () => {
     await charger.opened;
     const info = await charger.closed;
     assert.equal(info.code, 1006);
+  });
+});
+
+describe('charger socket over TLS', () => {
+  const certs = makeTestCertificates('CP-TLS');
+
+  test('security profile 3: a client certificate signed by the CA connects', async (t) => {
+    const csms = await startStrictCsms({
+      tls: { cert: certs.serverCert, key: certs.serverKey, ca: certs.ca, requestCert: true },
+    });
+    t.after(() => csms.close());
+    assert.match(csms.url, /^wss:/);
+    const charger = connectCharger({
+      url: csms.url,
+      identity: 'CP-TLS',
+      version: 'ocpp2.0.1',
+      tls: { ca: certs.ca, cert: certs.clientCert, key: certs.clientKey },
+    });
+    t.after(() => charger.socket.close());
+    await charger.opened;
+    const result = await charger.endpoint.call('BootNotification', bootNotification['ocpp2.0.1']);
+    assert.equal(result.status, 'Accepted');
+  });
+
+  test('a server certificate we do not trust: TLS_ERROR', async (t) => {
+    const csms = await startStrictCsms({ tls: { cert: certs.serverCert, key: certs.serverKey } });
+    t.after(() => csms.close());
+    const charger = connectCharger({ url: csms.url, identity: 'CP-TLS', version: 'ocpp1.6' });
+    const failure = await charger.failed;
+    assert.equal(failure.code, 'TLS_ERROR');
   });
 });

@@ -17,6 +17,9 @@
  *   `createRPCError(code)` (from ocpp-rpc) to answer with a CALLERROR. `client.protocol` says the version.
  * - auth: `(identity, password) => boolean`; false refuses the upgrade with HTTP 401. Without it,
  *   every identity is accepted.
+ * - tls: serve wss:// (security profiles 2 and 3) with this PEM cert/key; `requestCert` demands a
+ *   client certificate signed by `ca`. The url is then `wss://127.0.0.1:<port>` (put IP:127.0.0.1
+ *   in the certificate's subjectAltName).
  *
  * Default answers (both versions where the action exists): BootNotification Accepted, interval 300;
  * Heartbeat; StatusNotification; Authorize Accepted; StartTransaction with transactionIds 1, 2, ...;
@@ -32,6 +35,7 @@
  * `waitFor(predicate)` re-checks the predicate each time any of these change (and on connect and
  * disconnect), so it never polls; it rejects after `timeoutMs` (default 5000).
  */
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { RPCServer, createRPCError } from 'ocpp-rpc';
 import type * as ServerClientModule from 'ocpp-rpc/lib/server-client.js';
@@ -49,6 +53,7 @@ export interface StrictCsmsOptions {
   protocols?: OcppVersion[];
   handlers?: Record<string, CsmsHandler>;
   auth?: (identity: string, password: string | undefined) => boolean;
+  tls?: { cert: string; key: string; ca?: string; requestCert?: boolean };
 }
 
 export interface ReceivedCall {
@@ -181,8 +186,23 @@ export async function startStrictCsms(opts: StrictCsmsOptions = {}): Promise<Str
     changed();
   });
 
-  const httpServer = await server.listen(0, '127.0.0.1');
-  const { port } = httpServer.address() as AddressInfo;
+  let url: string;
+  let closeTls = async (): Promise<void> => {};
+  if (opts.tls) {
+    const { requestCert = false, ...pem } = opts.tls;
+    const httpsServer = createHttpsServer({ ...pem, requestCert, rejectUnauthorized: requestCert });
+    httpsServer.on('upgrade', server.handleUpgrade);
+    await new Promise<void>((resolve) => httpsServer.listen(0, '127.0.0.1', resolve));
+    url = `wss://127.0.0.1:${(httpsServer.address() as AddressInfo).port}`;
+    closeTls = () =>
+      new Promise<void>((resolve) => {
+        httpsServer.closeAllConnections();
+        httpsServer.close(() => resolve());
+      });
+  } else {
+    const httpServer = await server.listen(0, '127.0.0.1');
+    url = `ws://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
+  }
 
   function clientOf(identity: string): RPCServerClient {
     const client = clients.get(identity);
@@ -191,7 +211,7 @@ export async function startStrictCsms(opts: StrictCsmsOptions = {}): Promise<Str
   }
 
   return {
-    url: `ws://127.0.0.1:${port}`,
+    url,
     received,
     frames,
     schemaErrors,
@@ -217,6 +237,9 @@ export async function startStrictCsms(opts: StrictCsmsOptions = {}): Promise<Str
         check();
       });
     },
-    close: () => server.close({ code: 1001, force: true }),
+    async close() {
+      await server.close({ code: 1001, force: true });
+      await closeTls();
+    },
   };
 }
