@@ -54,6 +54,8 @@ const envSchema = z.object({
   VOUCHER_DELETE_MAX: intFrom(10_000, 0),
   IDEMPOTENCY_TTL_SECONDS: intFrom(86_400, 1),
   SECRETS_KEY: optionalString,
+  CSMS_HEARTBEAT_INTERVAL: intFrom(300, 1),
+  OCPP_CALL_TIMEOUT_MS: intFrom(10_000, 1),
 });
 
 export type Config = {
@@ -73,6 +75,8 @@ export type Config = {
   idempotencyTtlSeconds: number;
   /** Key that encrypts secrets at rest (signing keys); dev mode keeps a generated one in DATA_DIR. */
   secretsKey?: string;
+  /** Built-in central system: heartbeat interval given in BootNotification; CSMS-to-charger call timeout. */
+  centralSystem: { heartbeatIntervalSeconds: number; callTimeoutMs: number };
 };
 
 export class ConfigError extends Error {}
@@ -105,6 +109,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     voucherDeleteMax: e.VOUCHER_DELETE_MAX,
     idempotencyTtlSeconds: e.IDEMPOTENCY_TTL_SECONDS,
     secretsKey: e.SECRETS_KEY,
+    centralSystem: {
+      heartbeatIntervalSeconds: e.CSMS_HEARTBEAT_INTERVAL,
+      callTimeoutMs: e.OCPP_CALL_TIMEOUT_MS,
+    },
   };
 }
 
