@@ -202,14 +202,19 @@ export class RpcEndpoint {
     while (!this.#inFlight && this.#queue.length > 0 && !this.#closed) {
       const call = this.#queue.shift()!;
       call.id = this.#idPrefix + (++this.#idCounter).toString(36);
+      // In flight before writing: an in-process transport may deliver the answer synchronously.
+      this.#inFlight = call;
+      this.#timer = this.#clock.setTimeout(this.#onTimeout, call.timeoutMs);
       try {
         this.#send(serializeCall(call.id, call.action, call.payload));
       } catch (error) {
+        if (this.#inFlight === call) {
+          this.#clock.clearTimeout(this.#timer);
+          this.#timer = undefined;
+          this.#inFlight = null;
+        }
         call.reject(error instanceof Error ? error : new Error(String(error)));
-        continue;
       }
-      this.#inFlight = call;
-      this.#timer = this.#clock.setTimeout(this.#onTimeout, call.timeoutMs);
     }
   }
 

@@ -197,6 +197,41 @@ describe('RpcEndpoint: outgoing calls', () => {
     assert.equal(sent.length, 1, 'no CALLERROR is sent in reply to a result');
   });
 
+  test('two endpoints wired back to back (a synchronous transport) complete their calls', async () => {
+    let csms: RpcEndpoint | undefined;
+    const charger = new RpcEndpoint({
+      version: 'ocpp1.6',
+      send: (text) => csms?.receive(text),
+      onCall: () => ({}),
+    });
+    csms = new RpcEndpoint({
+      version: 'ocpp1.6',
+      send: (text) => charger.receive(text),
+      onCall: () => heartbeatResult,
+    });
+    const answers = await Promise.all([charger.call('Heartbeat', {}), charger.call('Heartbeat', {})]);
+    assert.deepEqual(answers, [heartbeatResult, heartbeatResult]);
+  });
+
+  test('a transport that throws rejects that call, and the next one still goes', async () => {
+    let broken = true;
+    const sent: string[] = [];
+    const endpoint = new RpcEndpoint({
+      version: 'ocpp1.6',
+      send: (text) => {
+        if (broken) throw new Error('socket not open');
+        sent.push(text);
+      },
+      onCall: () => ({}),
+    });
+    await assert.rejects(endpoint.call('Heartbeat', {}), /socket not open/);
+    broken = false;
+    const next = endpoint.call('Heartbeat', {});
+    endpoint.receive(JSON.stringify([3, JSON.parse(sent[0])[1], heartbeatResult]));
+    assert.deepEqual(await next, heartbeatResult);
+    assert.equal(endpoint.pendingCount, 0);
+  });
+
   test("validation 'off' sends and accepts anything", async () => {
     const { endpoint, sent } = anEndpoint('ocpp1.6', { validation: 'off' });
     const result = endpoint.call('NoSuchAction', { a: 1 });
