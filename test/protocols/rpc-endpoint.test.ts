@@ -198,13 +198,13 @@ describe('RpcEndpoint: outgoing calls', () => {
   });
 
   test('two endpoints wired back to back (a synchronous transport) complete their calls', async () => {
-    let csms: RpcEndpoint | undefined;
+    const wire: { csms?: RpcEndpoint } = {};
     const charger = new RpcEndpoint({
       version: 'ocpp1.6',
-      send: (text) => csms?.receive(text),
+      send: (text) => wire.csms?.receive(text),
       onCall: () => ({}),
     });
-    csms = new RpcEndpoint({
+    wire.csms = new RpcEndpoint({
       version: 'ocpp1.6',
       send: (text) => charger.receive(text),
       onCall: () => heartbeatResult,
