@@ -58,11 +58,11 @@ function answerTo(csms: StrictCsms, identity: string, id: string) {
   );
 }
 
-for (const version of ['ocpp1.6', 'ocpp2.0.1'] as const) {
+for (const version of ['ocpp1.6', 'ocpp2.0.1', 'ocpp2.1'] as const) {
   describe(`charger socket + RpcEndpoint against a strict ocpp-rpc CSMS (${version})`, () => {
     let csms: StrictCsms;
     before(async () => {
-      csms = await startStrictCsms();
+      csms = await startStrictCsms({ protocols: [version] });
     });
     after(() => csms.close());
 
@@ -156,7 +156,10 @@ for (const version of ['ocpp1.6', 'ocpp2.0.1'] as const) {
 
     test('closing the socket rejects the call in flight with RpcClosedError', async () => {
       const identity = `CP-${version}-dropped`;
-      const slow = await startStrictCsms({ handlers: { Heartbeat: () => new Promise(() => {}) } });
+      const slow = await startStrictCsms({
+        protocols: [version],
+        handlers: { Heartbeat: () => new Promise(() => {}) },
+      });
       try {
         const charger = connectCharger({ url: slow.url, identity, version });
         await charger.opened;

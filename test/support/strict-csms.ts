@@ -12,7 +12,8 @@
  *   await csms.close();                                     // always, e.g. in after()/t.after()
  *
  * Options:
- * - protocols: subprotocols offered (default ocpp1.6 and ocpp2.0.1), first mutual one wins.
+ * - protocols: subprotocols offered (default ocpp1.6 and ocpp2.0.1; ocpp2.1 works too), first
+ *   mutual one wins.
  * - handlers: per-action handlers `(params, client) => result`, over the defaults below; throw
  *   `createRPCError(code)` (from ocpp-rpc) to answer with a CALLERROR. `client.protocol` says the version.
  * - auth: `(identity, password) => boolean`; false refuses the upgrade with HTTP 401. Without it,
@@ -37,7 +38,8 @@
  */
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { RPCServer, createRPCError } from 'ocpp-rpc';
+import { createRequire } from 'node:module';
+import { RPCServer, createRPCError, createValidator } from 'ocpp-rpc';
 import type * as ServerClientModule from 'ocpp-rpc/lib/server-client.js';
 import type { OcppVersion } from '../../protocols/ocpp/index.ts';
 
@@ -98,6 +100,22 @@ export interface StrictCsms {
 
 const now = (): string => new Date().toISOString();
 
+/**
+ * ocpp-rpc 2.2 ships the OCPP 2.1 schemas with ids `urn:<Action>Request` but looks them up as
+ * `urn:<Action>.req`, so strict mode refuses every 2.1 message. Same schemas, ids renamed.
+ */
+function ocpp21Validator() {
+  const require = createRequire(import.meta.url);
+  const schemas = require('ocpp-rpc/lib/schemas/ocpp2_1.json') as Array<{ $id: string }>;
+  return createValidator(
+    'ocpp2.1',
+    schemas.map((schema) => ({
+      ...schema,
+      $id: schema.$id.replace(/Request$/, '.req').replace(/Response$/, '.conf'),
+    })),
+  );
+}
+
 function defaultHandlers(): Record<string, CsmsHandler> {
   let nextTransactionId = 1;
   return {
@@ -127,6 +145,7 @@ export async function startStrictCsms(opts: StrictCsmsOptions = {}): Promise<Str
   const server = new RPCServer({
     protocols: opts.protocols ?? ['ocpp1.6', 'ocpp2.0.1'],
     strictMode: true,
+    strictModeValidators: [ocpp21Validator()],
     callTimeoutMs: 5000,
   });
 
