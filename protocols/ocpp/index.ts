@@ -1,3 +1,16 @@
+// OCPP-J RPC for every version we speak: framing, error codes, schema validation, and the
+// endpoint that ties them together. No I/O here: the transport is a `send` function and `receive`.
+//
+//   const socket = openChargerSocket(opts, {                   // engine/ocpp/ws-client.ts
+//     onOpen: () => rpc.call('BootNotification', payload).then(...),
+//     onMessage: (text) => rpc.receive(text),
+//     onClose: () => rpc.close(new Error('connection closed')),  // one endpoint per connection
+//     onFailure: (f) => ...,
+//   });
+//   const rpc = new RpcEndpoint({ version, send: (text) => socket.send(text), onCall: handleCsmsCall });
+//
+// onCall returns the CALLRESULT payload or throws `new RpcError('NotSupported')`; whatever arrives
+// for an action the version does not have is answered NotImplemented before it reaches onCall.
 export type { OcppVersion } from './versions.ts';
 export { SUBPROTOCOLS, isOcppVersion } from './versions.ts';
 export { RpcError, RpcTimeoutError, RpcClosedError } from './rpc-error.ts';
