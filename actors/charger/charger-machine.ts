@@ -124,6 +124,8 @@ export function createChargerMachine(env: ChargerEnv = { now: () => Date.now(), 
       }),
     },
     guards: {
+      // Provisioning steps of 0 ms walk through without a timer.
+      provisioningInstant: ({ context }) => timing(context, 'provisioningStepMs') <= 0,
       hasTransaction: ({ context }) => context.connectors.some((c) => c.tx),
       noTransaction: ({ context }) => !context.connectors.some((c) => c.tx),
       canBeStuck: ({ context }) =>
@@ -401,21 +403,25 @@ export function createChargerMachine(env: ChargerEnv = { now: () => Date.now(), 
               states: {
                 queued: {
                   entry: 'enterQueued',
+                  always: { guard: 'provisioningInstant', target: 'scheduling' },
                   after: { provisioningStep: 'scheduling' },
                   on: { RESUME: { target: 'queued', reenter: true } },
                 },
                 scheduling: {
                   entry: 'enterScheduling',
+                  always: { guard: 'provisioningInstant', target: 'pulling' },
                   after: { provisioningStep: 'pulling' },
                   on: { RESUME: { target: 'scheduling', reenter: true } },
                 },
                 pulling: {
                   entry: 'enterPulling',
+                  always: { guard: 'provisioningInstant', target: 'starting' },
                   after: { provisioningStep: 'starting' },
                   on: { RESUME: { target: 'pulling', reenter: true } },
                 },
                 starting: {
                   entry: 'enterStarting',
+                  always: { guard: 'provisioningInstant', target: 'session' },
                   after: { provisioningStep: 'session' },
                   on: { RESUME: { target: 'starting', reenter: true } },
                 },
