@@ -20,7 +20,7 @@ export const T0 = Date.parse('2025-03-01T08:00:00.000Z');
 export interface SentCall {
   id: string;
   action: string;
-  payload: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  payload: Record<string, any>;
 }
 
 type Answer = object | { error: string } | 'hold';
@@ -29,7 +29,7 @@ export interface HarnessOptions {
   /** 'open' (default): the link opens at once; 'manual': the test drives link.open/failed. */
   connect?: 'open' | 'manual';
   /** Overrides the fake CSMS's answers by action. 'hold' keeps the call unanswered. */
-  answers?: Record<string, (payload: any, n: number) => Answer>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  answers?: Record<string, (payload: any, n: number) => Answer>;
   input?: Partial<ChargerInput>;
 }
 
@@ -107,7 +107,7 @@ export function harness(version: ChargerOcppVersion, opts: HarnessOptions = {}) 
         back({ type: 'link.closed', code: 1006 });
         return;
       }
-      const call = { id: e.id, action: e.action, payload: e.payload as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+      const call = { id: e.id, action: e.action, payload: e.payload as Record<string, any> };
       calls.push(call);
       answer(call);
     });
