@@ -134,7 +134,9 @@ export function harness(version: ChargerOcppVersion, opts: HarnessOptions = {}) 
   };
 
   const start = (snapshot?: Snapshot<unknown>) => {
-    const actor = createActor(machine, snapshot ? { clock, snapshot: snapshot as never } : { clock, input });
+    const actor = snapshot
+      ? createActor(machine, { clock, input, snapshot: snapshot as never })
+      : createActor(machine, { clock, input });
     actor.on('stage', (e) => {
       const { type: _type, ...rest } = e;
       stages.push(rest);
@@ -234,7 +236,10 @@ export type Harness = ReturnType<typeof harness>;
 
 /** Every CALL the charger sent, and every answer it gave, is valid against the official schemas. */
 export function assertSchemaValid(h: Harness, version: ChargerOcppVersion) {
-  const ns = version === 'ocpp1.6' ? OCPP16 : OCPP20;
+  const ns = (version === 'ocpp1.6' ? OCPP16 : OCPP20) as unknown as {
+    validateCall: ((m: unknown) => boolean) & { errors?: unknown };
+    checkCallResult: ((r: unknown, c: unknown) => boolean) & { errors?: unknown };
+  };
   for (const c of h.calls) {
     const msg = [2, c.id, c.action, c.payload];
     assert.ok(
