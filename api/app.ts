@@ -10,6 +10,10 @@ import type { ApiDeps } from './deps.ts';
 import { healthRouter } from './routers/health-router.ts';
 import { catalogRouter } from './routers/catalog-router.ts';
 import { templatesRouter } from './routers/templates-router.ts';
+import { cpoLocationsRouter } from './routers/cpo-locations-router.ts';
+import { cpoGroupsRouter } from './routers/cpo-groups-router.ts';
+import { cpoTariffKeysRouter } from './routers/cpo-tariff-keys-router.ts';
+import { cpoChargePointsRouter } from './routers/cpo-charge-points-router.ts';
 
 interface Area {
   router: (deps: ApiDeps) => Router;
@@ -18,7 +22,14 @@ interface Area {
 }
 
 /** Areas that need a bearer token. Each area adds its router here. */
-const AUTHENTICATED_AREAS: Area[] = [{ router: catalogRouter }, { router: templatesRouter }];
+const AUTHENTICATED_AREAS: Area[] = [
+  { router: catalogRouter },
+  { router: templatesRouter },
+  { router: cpoLocationsRouter, rateLimited: true },
+  { router: cpoGroupsRouter, rateLimited: true },
+  { router: cpoTariffKeysRouter, rateLimited: true },
+  { router: cpoChargePointsRouter, rateLimited: true },
+];
 
 export function createApp(deps: ApiDeps): Koa {
   const app = new Koa({ proxy: false });

@@ -3,9 +3,12 @@
 import type { Platform } from '../engine/platform.ts';
 import type { CatalogStore } from '../engine/catalog/catalog-store.ts';
 import type { TemplateStore } from '../engine/catalog/template-store.ts';
+import type { CpoServices } from '../engine/cpo/cpo-services.ts';
 
 export interface ApiDeps {
   platform: Platform;
   catalog: CatalogStore;
   templates: TemplateStore;
+  /** CPO area and the built-in central system. */
+  cpo: CpoServices;
 }

@@ -6,6 +6,7 @@ import { createLogger, type Logger } from '../engine/logger.ts';
 import { startPlatform, type Platform } from '../engine/platform.ts';
 import { CatalogStore } from '../engine/catalog/catalog-store.ts';
 import { TemplateStore } from '../engine/catalog/template-store.ts';
+import { startCpoServices } from '../engine/cpo/cpo-services.ts';
 import { createApp } from './app.ts';
 import type { ApiDeps } from './deps.ts';
 
@@ -19,13 +20,20 @@ export interface Service {
 
 export async function startService(config: Config, log: Logger = createLogger(config)): Promise<Service> {
   const platform = await startPlatform(config, log);
+  const cpo = await startCpoServices(platform).catch(async (err: unknown) => {
+    await platform.close();
+    throw err;
+  });
   const deps: ApiDeps = {
     platform,
     catalog: new CatalogStore(platform.db),
     templates: new TemplateStore(platform.db),
+    cpo,
   };
   const app = createApp(deps);
   const server = createServer(app.callback());
+  // The built-in central system's OCPP endpoint shares the API port: ws://HOST:PORT/ocpp/{id}.
+  server.on('upgrade', (req, socket, head) => cpo.centralSystem.handleUpgrade(req, socket, head));
   server.keepAliveTimeout = 5_000;
   try {
     await new Promise<void>((resolve, reject) => {
@@ -33,6 +41,7 @@ export async function startService(config: Config, log: Logger = createLogger(co
       server.listen(config.port, config.host, () => resolve());
     });
   } catch (err) {
+    await cpo.close();
     await platform.close();
     throw err;
   }
@@ -48,6 +57,8 @@ export async function startService(config: Config, log: Logger = createLogger(co
     deps,
     close() {
       closing ??= (async () => {
+        // WebSockets first: the HTTP server waits for every open connection.
+        await cpo.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();

@@ -1,0 +1,93 @@
+// E22 charge points, their credentials for the built-in central system, E23 reboot, and what the
+// central system recorded (connectors, sessions, operations).
+import Router from '@koa/router';
+import { ApiError, conflict, notFound } from '../errors.ts';
+import { orgOf } from '../auth.ts';
+import { parseBody, parsePath } from '../validation.ts';
+import { chargePointPath, createChargePointBody, operationPath } from '../schemas/cpo-charge-points.ts';
+import type { ApiDeps } from '../deps.ts';
+
+export function cpoChargePointsRouter({ cpo, platform }: ApiDeps): Router {
+  const router = new Router();
+  const notRegistered = (id: string) => notFound(`Charge point '${id}' not found`);
+
+  // E22
+  router.post('/cpo/charge-points', async (ctx) => {
+    const body = parseBody(ctx, createChargePointBody);
+    const org = orgOf(ctx);
+    if (
+      body.location_id !== undefined &&
+      (await cpo.locations.existingIds(org, [body.location_id])).size === 0
+    )
+      throw notFound(`Location ${body.location_id} not found`);
+    const created = await cpo.chargePoints.create(org, body);
+    if (!created) throw conflict(`Charge point identity '${body.charge_point_id}' is already registered`);
+    ctx.status = 201;
+    ctx.body = created;
+  });
+
+  router.get('/cpo/charge-points/:charge_point_id', async (ctx) => {
+    const { charge_point_id } = parsePath(ctx, chargePointPath);
+    const found = await cpo.chargePoints.get(orgOf(ctx), charge_point_id);
+    if (!found) throw notRegistered(charge_point_id);
+    ctx.body = found;
+  });
+
+  router.post('/cpo/charge-points/:charge_point_id/credentials', async (ctx) => {
+    const { charge_point_id } = parsePath(ctx, chargePointPath);
+    const credentials = await cpo.chargePoints.issueCredentials(orgOf(ctx), charge_point_id);
+    if (!credentials) throw notRegistered(charge_point_id);
+    ctx.status = 201;
+    ctx.body = credentials;
+  });
+
+  // E23
+  router.post('/cpo/charge-points/:charge_point_id/reboot', async (ctx) => {
+    const { charge_point_id } = parsePath(ctx, chargePointPath);
+    const outcome = await cpo.chargePointOperations.reboot(orgOf(ctx), charge_point_id);
+    const timeoutMs = platform.config.centralSystem.callTimeoutMs;
+    switch (outcome.kind) {
+      case 'sent':
+        ctx.body = outcome.operation;
+        return;
+      case 'not_found':
+        throw notRegistered(charge_point_id);
+      case 'offline':
+        throw conflict(`Charge point '${charge_point_id}' is not connected to the central system`);
+      case 'broker_unavailable':
+        throw new ApiError(503, 'Message broker not connected: the central system cannot be reached');
+      case 'call_error':
+        throw new ApiError(502, `Charge point answered Reset with ${outcome.code}: ${outcome.description}`);
+      case 'closed':
+        throw new ApiError(502, `Charge point '${charge_point_id}' disconnected before answering Reset`);
+      case 'timeout':
+        throw new ApiError(
+          504,
+          `Charge point '${charge_point_id}' did not answer Reset within ${timeoutMs} ms`,
+        );
+    }
+  });
+
+  router.get('/cpo/charge-points/:charge_point_id/connectors', async (ctx) => {
+    const { charge_point_id } = parsePath(ctx, chargePointPath);
+    const items = await cpo.chargePoints.connectors(orgOf(ctx), charge_point_id);
+    if (!items) throw notRegistered(charge_point_id);
+    ctx.body = { items };
+  });
+
+  router.get('/cpo/charge-points/:charge_point_id/sessions', async (ctx) => {
+    const { charge_point_id } = parsePath(ctx, chargePointPath);
+    const items = await cpo.chargePoints.sessions(orgOf(ctx), charge_point_id);
+    if (!items) throw notRegistered(charge_point_id);
+    ctx.body = { items };
+  });
+
+  router.get('/cpo/operations/:tracking_id', async (ctx) => {
+    const { tracking_id } = parsePath(ctx, operationPath);
+    const operation = await cpo.operations.get(orgOf(ctx), tracking_id);
+    if (!operation) throw notFound(`Operation ${tracking_id} not found`);
+    ctx.body = operation;
+  });
+
+  return router;
+}

@@ -1,0 +1,32 @@
+// Request body of E22 POST /cpo/charge-points and the charge point path parameter.
+import { z } from 'zod';
+
+/** OCPP identifierString (2.0.1): what a charger may put in its connection URL. */
+export const chargePointIdentity = z
+  .string()
+  .min(1)
+  .max(48)
+  .regex(/^[A-Za-z0-9*\-_=:+|@.]+$/, 'charge_point_id may hold letters, digits and * - _ = : + | @ .');
+
+export const createChargePointBody = z.strictObject({
+  charge_point_id: chargePointIdentity,
+  ocpp_version: z.enum(['ocpp1.6', 'ocpp2.0.1', 'ocpp2.1']).optional(),
+  charge_point_vendor: z.string().max(50).optional(),
+  charge_point_model: z.string().max(50).optional(),
+  location_id: z.number().int().min(1).optional(),
+  coordinates: z.string().max(64).optional(),
+  floor_level: z.string().max(16).optional(),
+  parking_restrictions: z.array(z.string()).optional(),
+  capabilities: z.array(z.string()).optional(),
+  max_power_kw: z.number().min(0).optional(),
+  connector_type: z.string().max(64).optional(),
+  connector_count: z.number().int().min(1).max(64).optional(),
+  accessibility: z.string().max(64).optional(),
+  use_status_notification_0: z.boolean().default(true),
+  image_url: z.string().max(2048).optional(),
+  is_roaming: z.boolean().default(false),
+});
+export type CreateChargePointBody = z.infer<typeof createChargePointBody>;
+
+export const chargePointPath = z.object({ charge_point_id: z.string().min(1).max(48) });
+export const operationPath = z.object({ tracking_id: z.uuid() });

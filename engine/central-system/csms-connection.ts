@@ -1,0 +1,46 @@
+// One charger's WebSocket on the central system: frames go through the shared RpcEndpoint (strict
+// validation against the official schemas of the negotiated version) to the version's handlers.
+import type { WebSocket } from 'ws';
+import { RpcEndpoint, RpcError } from '../../protocols/ocpp/index.ts';
+import type { Logger } from '../logger.ts';
+import type { ConnectionInfo, Handler, HandlerDeps } from './handler-types.ts';
+import { OCPP16_HANDLERS } from './ocpp16-handlers.ts';
+import { OCPP2_HANDLERS } from './ocpp2-handlers.ts';
+
+export class CsmsConnection {
+  readonly endpoint: RpcEndpoint;
+  /** Cleared by each keepalive sweep, set by any frame or pong. */
+  alive = true;
+  readonly connectedAt = new Date();
+
+  constructor(
+    readonly info: ConnectionInfo,
+    readonly ws: WebSocket,
+    deps: HandlerDeps,
+    log: Logger,
+    callTimeoutMs: number,
+  ) {
+    const handlers: Readonly<Record<string, Handler>> =
+      info.version === 'ocpp1.6' ? OCPP16_HANDLERS : OCPP2_HANDLERS;
+    this.endpoint = new RpcEndpoint({
+      version: info.version,
+      callTimeoutMs,
+      send: (text) => ws.send(text),
+      onCall: (action, payload) => {
+        const handler = handlers[action];
+        if (!handler) throw new RpcError('NotImplemented', `${action} is not handled by the central system`);
+        return handler(info, payload, deps);
+      },
+      onSchemaError: (e) => log.debug({ chargePointId: info.chargePointId, ...e }, 'OCPP schema violation'),
+      onBadFrame: (e) => log.debug({ chargePointId: info.chargePointId, code: e.code }, 'OCPP bad frame'),
+    });
+    ws.on('message', (data, isBinary) => {
+      this.alive = true;
+      // OCPP-J is text frames only; a binary frame is still fed so the peer gets a framing error.
+      this.endpoint.receive(isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString());
+    });
+    ws.on('pong', () => {
+      this.alive = true;
+    });
+  }
+}

@@ -1,0 +1,58 @@
+// The CPO area's engine services and the built-in central system, started together on the
+// platform: what api/server.ts puts in ApiDeps.cpo and attaches to the HTTP server's upgrades.
+import { CentralSystem } from '../central-system/central-system.ts';
+import { RemoteCaller } from '../central-system/remote-caller.ts';
+import type { Platform } from '../platform.ts';
+import { ChargePointOperations } from './charge-point-operations.ts';
+import { ChargePointStore } from './charge-point-store.ts';
+import { LocationStore } from './location-store.ts';
+import { OperationStore } from './operation-store.ts';
+import { createSecretBox, secretsKeyOf } from './secret-box.ts';
+import { SigningKeyStore } from './signing-key-store.ts';
+import { TokenGroupStore } from './token-group-store.ts';
+import { VoucherGroupStore } from './voucher-group-store.ts';
+
+export interface CpoServices {
+  locations: LocationStore;
+  tokenGroups: TokenGroupStore;
+  voucherGroups: VoucherGroupStore;
+  signingKeys: SigningKeyStore;
+  chargePoints: ChargePointStore;
+  operations: OperationStore;
+  chargePointOperations: ChargePointOperations;
+  centralSystem: CentralSystem;
+  close(): Promise<void>;
+}
+
+export async function startCpoServices(platform: Platform): Promise<CpoServices> {
+  const { db, config, log } = platform;
+  const secrets = secretsKeyOf(config);
+  if (secrets.generated && config.auth.jwtSecret !== undefined)
+    log.warn('SECRETS_KEY is not set: signing keys are sealed with a generated key kept in DATA_DIR');
+  const { callTimeoutMs, heartbeatIntervalSeconds } = config.centralSystem;
+  const operations = new OperationStore(db);
+  const caller = new RemoteCaller(platform.mqtt.client, config.mqttTopicPrefix, callTimeoutMs);
+  const centralSystem = new CentralSystem({
+    db,
+    mqtt: platform.mqtt.client,
+    log,
+    topicPrefix: config.mqttTopicPrefix,
+    heartbeatIntervalSeconds,
+    callTimeoutMs,
+  });
+  await Promise.all([caller.start(), centralSystem.start()]);
+  return {
+    locations: new LocationStore(db),
+    tokenGroups: new TokenGroupStore(db),
+    voucherGroups: new VoucherGroupStore(db, config.voucherDeleteMax),
+    signingKeys: new SigningKeyStore(db, createSecretBox(secrets.key)),
+    chargePoints: new ChargePointStore(db),
+    operations,
+    chargePointOperations: new ChargePointOperations(db, operations, caller, callTimeoutMs),
+    centralSystem,
+    async close() {
+      await centralSystem.close();
+      await caller.stop();
+    },
+  };
+}
