@@ -43,7 +43,7 @@ export class CatalogStore {
   async listBrands(page: number, limit: number): Promise<Page<CatalogBrand>> {
     const { rows } = await this.db.query<CatalogBrand & { total: number }>(
       `SELECT id::text AS id, slug, name, created_at, count(*) OVER () AS total
-       FROM catalog_brands ORDER BY name, slug LIMIT $1 OFFSET $2`,
+       FROM catalog_brands ORDER BY lower(name) COLLATE "C", slug COLLATE "C" LIMIT $1 OFFSET $2`,
       [limit, (page - 1) * limit],
     );
     const total = rows.length > 0 ? rows[0].total : await this.count('catalog_brands');
@@ -62,7 +62,7 @@ export class CatalogStore {
     const { rows } = await this.db.query<CatalogModel & { total: number }>(
       `SELECT ${MODEL_COLUMNS}, count(*) OVER () AS total
        FROM catalog_models m JOIN catalog_brands b ON b.id = m.brand_id
-       WHERE m.brand_id = $1 ORDER BY m.name, m.slug LIMIT $2 OFFSET $3`,
+       WHERE m.brand_id = $1 ORDER BY lower(m.name) COLLATE "C", m.slug COLLATE "C" LIMIT $2 OFFSET $3`,
       [brandId, limit, (page - 1) * limit],
     );
     const total =

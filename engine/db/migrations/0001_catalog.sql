@@ -29,7 +29,7 @@ CREATE TABLE catalog_models (
   firmware_version text NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now()
 );
-CREATE INDEX catalog_models_brand_order ON catalog_models (brand_id, name, slug);
+CREATE INDEX catalog_models_brand ON catalog_models (brand_id);
 
 CREATE TABLE location_templates (
   slug text PRIMARY KEY,
