@@ -14,6 +14,11 @@ import { cpoLocationsRouter } from './routers/cpo-locations-router.ts';
 import { cpoGroupsRouter } from './routers/cpo-groups-router.ts';
 import { cpoTariffKeysRouter } from './routers/cpo-tariff-keys-router.ts';
 import { cpoChargePointsRouter } from './routers/cpo-charge-points-router.ts';
+import { emspTokensRouter } from './routers/emsp-tokens-router.ts';
+import { emspIdentitiesRouter } from './routers/emsp-identities-router.ts';
+import { emspTariffsRouter } from './routers/emsp-tariffs-router.ts';
+import { roamingPartnersRouter } from './routers/roaming-partners-router.ts';
+import { roamingChargingProfileRouter } from './routers/roaming-charging-profile-router.ts';
 
 interface Area {
   router: (deps: ApiDeps) => Router;
@@ -29,6 +34,11 @@ const AUTHENTICATED_AREAS: Area[] = [
   { router: cpoGroupsRouter, rateLimited: true },
   { router: cpoTariffKeysRouter, rateLimited: true },
   { router: cpoChargePointsRouter, rateLimited: true },
+  { router: emspTokensRouter, rateLimited: true },
+  { router: emspIdentitiesRouter, rateLimited: true },
+  { router: emspTariffsRouter, rateLimited: true },
+  { router: roamingPartnersRouter, rateLimited: true },
+  { router: roamingChargingProfileRouter, rateLimited: true },
 ];
 
 export function createApp(deps: ApiDeps): Koa {

@@ -4,11 +4,14 @@ import type { Platform } from '../engine/platform.ts';
 import type { CatalogStore } from '../engine/catalog/catalog-store.ts';
 import type { TemplateStore } from '../engine/catalog/template-store.ts';
 import type { CpoServices } from '../engine/cpo/cpo-services.ts';
+import type { EmspServices } from '../engine/emsp/emsp-services.ts';
 
 export interface ApiDeps {
   platform: Platform;
   catalog: CatalogStore;
   templates: TemplateStore;
+  /** eMSP area, roaming partners and the OCPI client, idempotency keys. */
+  emsp: EmspServices;
   /** CPO area and the built-in central system. */
   cpo: CpoServices;
 }

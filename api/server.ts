@@ -7,6 +7,7 @@ import { startPlatform, type Platform } from '../engine/platform.ts';
 import { CatalogStore } from '../engine/catalog/catalog-store.ts';
 import { TemplateStore } from '../engine/catalog/template-store.ts';
 import { startCpoServices } from '../engine/cpo/cpo-services.ts';
+import { createEmspServices } from '../engine/emsp/emsp-services.ts';
 import { createApp } from './app.ts';
 import type { ApiDeps } from './deps.ts';
 
@@ -29,6 +30,7 @@ export async function startService(config: Config, log: Logger = createLogger(co
     catalog: new CatalogStore(platform.db),
     templates: new TemplateStore(platform.db),
     cpo,
+    emsp: createEmspServices(platform),
   };
   const app = createApp(deps);
   const server = createServer(app.callback());

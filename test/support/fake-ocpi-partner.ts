@@ -21,6 +21,8 @@ export interface FakeOcpiPartner {
   mode: PartnerMode;
   /** Data returned in the envelope when accepting. */
   acceptData: unknown;
+  /** Answer this many ms late (overlapping requests in concurrency tests). */
+  delayMs: number;
   /** Resolves when `count` requests have arrived (for requests that hang). */
   waitForRequests(count: number): Promise<void>;
   /** Stops listening: later calls are refused. Hanging requests are cut. */
@@ -37,6 +39,7 @@ export async function startFakeOcpiPartner(mode: PartnerMode = 'accept'): Promis
     received,
     mode,
     acceptData: null,
+    delayMs: 0,
     waitForRequests(count) {
       if (received.length >= count) return Promise.resolve();
       return new Promise((resolve) => waiters.push({ count, resolve }));
@@ -68,6 +71,7 @@ export async function startFakeOcpiPartner(mode: PartnerMode = 'accept'): Promis
       waiters.splice(waiters.indexOf(w), 1);
       w.resolve();
     }
+    if (partner.delayMs > 0) await new Promise((r) => setTimeout(r, partner.delayMs));
     const timestamp = new Date().toISOString();
     switch (partner.mode) {
       case 'hang':

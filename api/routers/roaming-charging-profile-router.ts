@@ -1,0 +1,56 @@
+// E26: the CPO's ActiveChargingProfile callback to an eMSP partner, answered with the outcome.
+import Router from '@koa/router';
+import { z } from 'zod';
+import { ApiError, badRequest, notFound } from '../errors.ts';
+import { orgOf } from '../auth.ts';
+import { intString, parseBody, parsePath, parseQuery } from '../validation.ts';
+import { validateAll } from '../schemas/emsp-validate-all.ts';
+import { activeChargingProfileSchema } from '../../protocols/ocpi/charging-profile.ts';
+import { OCPI_VERSION_SEGMENTS } from '../../protocols/ocpi/versions.ts';
+import type { ChargingProfileResult } from '../../engine/roaming/charging-profile-callback.ts';
+import type { ApiDeps } from '../deps.ts';
+
+const pathSchema = z.object({
+  version: z.enum(['221', '230']),
+  session_id: z.string().min(1).max(36),
+});
+const querySchema = z.object({ partner_id: intString(z.number().min(1).max(Number.MAX_SAFE_INTEGER)) });
+
+export function roamingChargingProfileRouter({ emsp }: ApiDeps): Router {
+  const router = new Router();
+
+  router.put('/ocpi/cpo/:version/sessions/:session_id/charging-profile', async (ctx) => {
+    const [path, query, body] = validateAll(
+      () => parsePath(ctx, pathSchema),
+      () => parseQuery(ctx, querySchema),
+      () => parseBody(ctx, activeChargingProfileSchema),
+    );
+    const result = await emsp.chargingProfiles.send({
+      orgId: orgOf(ctx),
+      partnerId: query.partner_id,
+      version: OCPI_VERSION_SEGMENTS[path.version],
+      sessionId: path.session_id,
+      profile: body,
+      correlationId: ctx.state.requestId,
+    });
+    ctx.body = outcomeOrThrow(result);
+  });
+
+  return router;
+}
+
+function outcomeOrThrow(result: ChargingProfileResult) {
+  switch (result.kind) {
+    case 'accepted':
+      return result.outcome;
+    case 'partner_not_found':
+      throw notFound(result.detail);
+    case 'version_mismatch':
+    case 'rejected':
+      throw badRequest(result.detail);
+    case 'misconfigured':
+      throw new ApiError(502, result.detail);
+    case 'failed':
+      throw new ApiError(result.status, result.detail);
+  }
+}

@@ -1,0 +1,73 @@
+// The roaming-partner registry (interface.md): who the organization exchanges OCPI calls with.
+// The credentials token is write-only: it is sent to the partner, never shown again.
+import Router from '@koa/router';
+import { z } from 'zod';
+import { conflict, notFound } from '../errors.ts';
+import { orgOf } from '../auth.ts';
+import { intString, parseBody, parsePath } from '../validation.ts';
+import { countryCodeSchema, partyIdSchema } from '../../protocols/ocpi/token.ts';
+import { OCPI_VERSIONS } from '../../protocols/ocpi/versions.ts';
+import { publicPartner } from '../../engine/roaming/partner-store.ts';
+import type { ApiDeps } from '../deps.ts';
+
+/** The module each role must offer for the calls this service makes to it. */
+const REQUIRED_MODULE = { CPO: 'tokens', EMSP: 'chargingprofiles' } as const;
+
+const createPartnerSchema = z
+  .strictObject({
+    name: z.string().min(1).max(100),
+    role: z.enum(['CPO', 'EMSP']),
+    country_code: countryCodeSchema,
+    party_id: partyIdSchema,
+    ocpi_version: z.enum(OCPI_VERSIONS),
+    token: z.string().min(1).max(255),
+    endpoints: z.record(
+      z.string().regex(/^[a-z_]+$/, 'module names are lower-case, e.g. tokens'),
+      z.url({ protocol: /^https?$/ }),
+    ),
+  })
+  .superRefine((p, ctx) => {
+    const module = REQUIRED_MODULE[p.role];
+    if (!p.endpoints[module])
+      ctx.addIssue({
+        code: 'custom',
+        path: ['endpoints', module],
+        message: `A ${p.role} partner needs a ${module} endpoint`,
+        params: { type: 'missing' },
+      });
+  });
+
+const partnerPathSchema = z.object({ partner_id: intString(z.number().min(1).max(Number.MAX_SAFE_INTEGER)) });
+
+export function roamingPartnersRouter({ emsp }: ApiDeps): Router {
+  const router = new Router();
+
+  router.post('/roaming/partners', async (ctx) => {
+    const body = parseBody(ctx, createPartnerSchema);
+    const partner = await emsp.partners.create(orgOf(ctx), body);
+    if (!partner)
+      throw conflict(`A ${body.role} partner ${body.country_code}/${body.party_id} is already registered`);
+    ctx.status = 201;
+    ctx.body = publicPartner(partner);
+  });
+
+  router.get('/roaming/partners', async (ctx) => {
+    ctx.body = { items: (await emsp.partners.list(orgOf(ctx))).map(publicPartner) };
+  });
+
+  router.get('/roaming/partners/:partner_id', async (ctx) => {
+    const { partner_id } = parsePath(ctx, partnerPathSchema);
+    const partner = await emsp.partners.get(orgOf(ctx), partner_id);
+    if (!partner) throw notFound(`Roaming partner ${partner_id} not found`);
+    ctx.body = publicPartner(partner);
+  });
+
+  router.delete('/roaming/partners/:partner_id', async (ctx) => {
+    const { partner_id } = parsePath(ctx, partnerPathSchema);
+    if (!(await emsp.partners.delete(orgOf(ctx), partner_id)))
+      throw notFound(`Roaming partner ${partner_id} not found`);
+    ctx.status = 204;
+  });
+
+  return router;
+}
