@@ -92,7 +92,7 @@ describe(`Bearer authentication with AUTH_JWT_SECRET (${MODE})`, () => {
 describe(`Bearer authentication with AUTH_JWKS_URL (${MODE})`, () => {
   let svc: TestService;
   let jwks: Server;
-  let privateKey: CryptoKey;
+  let privateKey: Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
   before(async () => {
     const pair = await generateKeyPair('EdDSA', { crv: 'Ed25519' });
     privateKey = pair.privateKey;
