@@ -115,6 +115,8 @@ export interface LinkInput {
   identity: string;
   version: ChargerOcppVersion;
   url?: string;
+  /** The charger's WebSocketPingInterval (seconds, 0 = no pings); read when the link opens. */
+  pingIntervalSec?: number;
 }
 
 /** Machine -> link. */

@@ -71,7 +71,8 @@ export const SETTINGS: Record<string, SettingDef> = {
   UnlockConnectorOnEVSideDisconnect: def('bool', false, 'true', 'ConnectorPlugRetentionLock', 'Enabled'),
   TransactionMessageAttempts: def('int', false, '3', 'OCPPCommCtrlr', 'MessageAttempts', 1),
   TransactionMessageRetryInterval: def('int', false, '60', 'OCPPCommCtrlr', 'MessageAttemptInterval', 0),
-  WebSocketPingInterval: def('int', false, '0', 'OCPPCommCtrlr', 'WebSocketPingInterval', 0),
+  // Real chargers keep their link alive by default; 0 turns the pings off.
+  WebSocketPingInterval: def('int', false, '60', 'OCPPCommCtrlr', 'WebSocketPingInterval', 0),
   ResetRetries: def('int', false, '1', 'OCPPCommCtrlr', 'ResetRetries', 0),
   SupportedFeatureProfiles: def(
     'csl',
