@@ -18,6 +18,7 @@
  *   `createRPCError(code)` (from ocpp-rpc) to answer with a CALLERROR. `client.protocol` says the version.
  * - auth: `(identity, password) => boolean`; false refuses the upgrade with HTTP 401. Without it,
  *   every identity is accepted.
+ * - port: listen there instead of on a free port (restart a server where chargers expect it).
  * - tls: serve wss:// (security profiles 2 and 3) with this PEM cert/key; `requestCert` demands a
  *   client certificate signed by `ca`. The url is then `wss://127.0.0.1:<port>` (put IP:127.0.0.1
  *   in the certificate's subjectAltName).
@@ -56,6 +57,8 @@ export interface StrictCsmsOptions {
   handlers?: Record<string, CsmsHandler>;
   auth?: (identity: string, password: string | undefined) => boolean;
   tls?: { cert: string; key: string; ca?: string; requestCert?: boolean };
+  /** Listen on this port (default: any free one), e.g. to restart a central system where it was. */
+  port?: number;
 }
 
 export interface ReceivedCall {
@@ -211,7 +214,7 @@ export async function startStrictCsms(opts: StrictCsmsOptions = {}): Promise<Str
     const { requestCert = false, ...pem } = opts.tls;
     const httpsServer = createHttpsServer({ ...pem, requestCert, rejectUnauthorized: requestCert });
     httpsServer.on('upgrade', server.handleUpgrade);
-    await new Promise<void>((resolve) => httpsServer.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => httpsServer.listen(opts.port ?? 0, '127.0.0.1', resolve));
     url = `wss://127.0.0.1:${(httpsServer.address() as AddressInfo).port}`;
     closeTls = () =>
       new Promise<void>((resolve) => {
@@ -219,7 +222,7 @@ export async function startStrictCsms(opts: StrictCsmsOptions = {}): Promise<Str
         httpsServer.close(() => resolve());
       });
   } else {
-    const httpServer = await server.listen(0, '127.0.0.1');
+    const httpServer = await server.listen(opts.port ?? 0, '127.0.0.1');
     url = `ws://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
   }
 
