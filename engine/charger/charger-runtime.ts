@@ -1,0 +1,94 @@
+// Runs virtual chargers for real: the charger machine with the WebSocket link provided, built once
+// per process, and root actors made from it (fresh or from a persisted snapshot). Each charger is
+// its own root actor: thousands of children under one parent are quadratic in XState.
+//
+//   const runtime = createChargerRuntime({ log, defaultCsmsUrl: () => 'ws://127.0.0.1:8080/ocpp' });
+//   const actor = runtime.create(input);        // or runtime.restore(JSON.parse(saved))
+//   actor.on('stage', onStage);
+//   actor.start(); actor.send({ type: 'DEPLOY' }); // restored: actor.send({ type: 'RESUME' })
+import { createActor, type Actor } from 'xstate';
+import { createChargerMachine, type ChargerMachine } from '../../actors/charger/charger-machine.ts';
+import {
+  SNAPSHOT_VERSION,
+  type ChargerInput,
+  type ChargerTimings,
+} from '../../actors/charger/charger-ports.ts';
+import type { Logger } from '../logger.ts';
+import { createChargerLink, type ChargerConnectionSettings } from './charger-link.ts';
+
+export type { ChargerConnectionSettings };
+
+export interface ChargerRuntimeOptions {
+  log: Logger;
+  /** Looked up each time a link opens, so credentials never enter persisted snapshots. */
+  connectionSettings?: (identity: string) => ChargerConnectionSettings | undefined;
+  /** Base ws URL used when the input has no url (the built-in central system, e.g. ws://127.0.0.1:8080/ocpp). */
+  defaultCsmsUrl?: () => string | undefined;
+  /** Default 30000. */
+  callTimeoutMs?: number;
+  /** When set, overrides every charger's WebSocketPingInterval (default 60 s); 0 disables. */
+  pingIntervalSec?: number;
+  onSchemaError?: (identity: string, report: unknown) => void;
+  /** Defaults for every charger created here; the input's own timings win. */
+  timings?: Partial<ChargerTimings>;
+}
+
+export type ChargerActor = Actor<ChargerMachine>;
+
+export interface ChargerRuntime {
+  /** The machine with the real link provided, built once per process. */
+  readonly machine: ChargerMachine;
+  /** A new root actor, error observer attached, not started. */
+  create(input: ChargerInput): ChargerActor;
+  /**
+   * A root actor from getPersistedSnapshot() JSON, not started: start it, then send RESUME.
+   * Throws when the snapshot was written by another SNAPSHOT_VERSION (deploy it afresh instead).
+   */
+  restore(snapshot: unknown): ChargerActor;
+}
+
+/** Whether a stored snapshot can be restored by this version of the machine. */
+export function isRestorableSnapshot(snapshot: unknown): boolean {
+  const ctx = (snapshot as { context?: { snapshotVersion?: unknown } } | null)?.context;
+  return ctx?.snapshotVersion === SNAPSHOT_VERSION;
+}
+
+export function createChargerRuntime(opts: ChargerRuntimeOptions): ChargerRuntime {
+  const link = createChargerLink({
+    log: opts.log,
+    connectionSettings: opts.connectionSettings,
+    defaultCsmsUrl: opts.defaultCsmsUrl,
+    callTimeoutMs: opts.callTimeoutMs,
+    pingIntervalSec: opts.pingIntervalSec,
+    onSchemaError: opts.onSchemaError,
+  });
+  const machine = createChargerMachine({ now: Date.now, random: Math.random }).provide({
+    actors: { link },
+  });
+
+  // An action that throws on a root without an error observer becomes an uncaughtException.
+  const observe = (actor: ChargerActor, identity: string): ChargerActor => {
+    actor.subscribe({
+      error: (err) => opts.log.error({ identity, err }, 'charger actor failed'),
+    });
+    return actor;
+  };
+
+  return {
+    machine,
+    create(input) {
+      const timings = opts.timings ? { ...opts.timings, ...input.timings } : input.timings;
+      const actor = createActor(machine, { input: timings ? { ...input, timings } : input });
+      return observe(actor, input.identity);
+    },
+    restore(snapshot) {
+      if (!isRestorableSnapshot(snapshot))
+        throw new Error(`charger snapshot is not of version ${SNAPSHOT_VERSION}`);
+      const ctx = (snapshot as { context: ChargerInput }).context;
+      // The input is not read when a snapshot is given; XState's types want one anyway.
+      const input: ChargerInput = { identity: ctx.identity, version: ctx.version, model: ctx.model };
+      const actor = createActor(machine, { snapshot: snapshot as never, input });
+      return observe(actor, ctx.identity);
+    },
+  };
+}
