@@ -10,6 +10,7 @@ import type { ApiDeps } from './deps.ts';
 import { healthRouter } from './routers/health-router.ts';
 import { catalogRouter } from './routers/catalog-router.ts';
 import { templatesRouter } from './routers/templates-router.ts';
+import { deploymentsRouter } from './routers/deployments-router.ts';
 import { cpoLocationsRouter } from './routers/cpo-locations-router.ts';
 import { cpoGroupsRouter } from './routers/cpo-groups-router.ts';
 import { cpoTariffKeysRouter } from './routers/cpo-tariff-keys-router.ts';
@@ -30,6 +31,7 @@ interface Area {
 const AUTHENTICATED_AREAS: Area[] = [
   { router: catalogRouter },
   { router: templatesRouter },
+  { router: deploymentsRouter },
   { router: cpoLocationsRouter, rateLimited: true },
   { router: cpoGroupsRouter, rateLimited: true },
   { router: cpoTariffKeysRouter, rateLimited: true },

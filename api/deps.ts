@@ -5,6 +5,7 @@ import type { CatalogStore } from '../engine/catalog/catalog-store.ts';
 import type { TemplateStore } from '../engine/catalog/template-store.ts';
 import type { CpoServices } from '../engine/cpo/cpo-services.ts';
 import type { EmspServices } from '../engine/emsp/emsp-services.ts';
+import type { DeploymentsEngine } from '../engine/deployments/deployments-engine.ts';
 
 export interface ApiDeps {
   platform: Platform;
@@ -14,4 +15,6 @@ export interface ApiDeps {
   emsp: EmspServices;
   /** CPO area and the built-in central system. */
   cpo: CpoServices;
+  /** Virtual charger deployments (E5-E10): supervisor host, stores, background jobs. */
+  deployments: DeploymentsEngine;
 }

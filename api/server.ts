@@ -8,6 +8,7 @@ import { CatalogStore } from '../engine/catalog/catalog-store.ts';
 import { TemplateStore } from '../engine/catalog/template-store.ts';
 import { startCpoServices } from '../engine/cpo/cpo-services.ts';
 import { createEmspServices } from '../engine/emsp/emsp-services.ts';
+import { createDeploymentsEngine } from '../engine/deployments/deployments-engine.ts';
 import { createApp } from './app.ts';
 import type { ApiDeps } from './deps.ts';
 
@@ -25,12 +26,21 @@ export async function startService(config: Config, log: Logger = createLogger(co
     await platform.close();
     throw err;
   });
+  const catalog = new CatalogStore(platform.db);
+  // Virtual chargers without ws_url connect to the built-in central system on this port once it listens.
+  let csmsUrl: string | undefined = undefined;
+  const deployments = createDeploymentsEngine(platform, {
+    catalog,
+    chargePoints: cpo.chargePoints,
+    csmsUrl: () => csmsUrl,
+  });
   const deps: ApiDeps = {
     platform,
-    catalog: new CatalogStore(platform.db),
+    catalog,
     templates: new TemplateStore(platform.db),
     cpo,
     emsp: createEmspServices(platform),
+    deployments,
   };
   const app = createApp(deps);
   const server = createServer(app.callback());
@@ -50,6 +60,15 @@ export async function startService(config: Config, log: Logger = createLogger(co
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = config.publicUrl ?? `http://${host}:${port}`;
+  csmsUrl = `ws://${host}:${port}/ocpp`;
+  // Chargers whose desired state is running come back, unfinished background jobs resume.
+  await deployments.start().catch(async (err: unknown) => {
+    await deployments.close();
+    await cpo.close();
+    server.close();
+    await platform.close();
+    throw err;
+  });
 
   let closing: Promise<void> | undefined;
   return {
@@ -59,6 +78,8 @@ export async function startService(config: Config, log: Logger = createLogger(co
     deps,
     close() {
       closing ??= (async () => {
+        // Chargers first: snapshots flushed, actors stopped but not marked stopped (a restart resumes them).
+        await deployments.close();
         // WebSockets first: the HTTP server waits for every open connection.
         await cpo.close();
         await new Promise<void>((resolve) => {

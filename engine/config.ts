@@ -56,6 +56,13 @@ const envSchema = z.object({
   SECRETS_KEY: optionalString,
   CSMS_HEARTBEAT_INTERVAL: intFrom(300, 1),
   OCPP_CALL_TIMEOUT_MS: intFrom(10_000, 1),
+  INSPECT: optionalString,
+  INSPECT_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^wss?:\/\//, 'must be a ws:// or wss:// URL')
+      .optional(),
+  ),
 });
 
 export type Config = {
@@ -77,9 +84,22 @@ export type Config = {
   secretsKey?: string;
   /** Built-in central system: heartbeat interval given in BootNotification; CSMS-to-charger call timeout. */
   centralSystem: { heartbeatIntervalSeconds: number; callTimeoutMs: number };
+  /** XState inspection of chosen chargers (INSPECT: identity, comma list or *); off when unset. */
+  inspect?: { identities: '*' | string[]; url: string };
 };
 
 export class ConfigError extends Error {}
+
+/** Where inspection events go when INSPECT is set without INSPECT_URL. */
+export const DEFAULT_INSPECT_URL = 'ws://127.0.0.1:8090';
+
+function inspectList(value: string): '*' | string[] {
+  const items = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+  return items.includes('*') ? '*' : items;
+}
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = envSchema.safeParse(env);
@@ -113,6 +133,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       heartbeatIntervalSeconds: e.CSMS_HEARTBEAT_INTERVAL,
       callTimeoutMs: e.OCPP_CALL_TIMEOUT_MS,
     },
+    ...(e.INSPECT
+      ? { inspect: { identities: inspectList(e.INSPECT), url: e.INSPECT_URL ?? DEFAULT_INSPECT_URL } }
+      : {}),
   };
 }
 

@@ -1,0 +1,224 @@
+// Hosts the supervisor: provides it the factory of charger root actors (the real charger runtime,
+// the inspector for chosen identities, the write-behind for stage events and snapshots), rehydrates
+// the chargers whose desired state is running at start, and on close stops every actor WITHOUT
+// marking it stopped, so the next start resumes it.
+import { createActor, type Actor } from 'xstate';
+import type { StageEvent } from '../../actors/charger/charger-ports.ts';
+import {
+  createSupervisorMachine,
+  type SupervisorMachine,
+} from '../../actors/supervisor/supervisor-machine.ts';
+import type {
+  ChargerFactory,
+  ChargerHandle,
+  ChargerSource,
+  SupervisorEvent,
+} from '../../actors/supervisor/supervisor-ports.ts';
+import type { ChargerActor, ChargerRuntime } from '../charger/charger-runtime.ts';
+import type { ChargerInspector } from '../inspect/charger-inspector.ts';
+import type { Logger } from '../logger.ts';
+import type { DeploymentRow, DeploymentStore } from './deployment-store.ts';
+import type { DeploymentWriteBehind, PersistedCharger } from './deployment-write-behind.ts';
+
+/** A charger root actor with what the write-behind needs to persist it. */
+class HostedCharger implements ChargerHandle, PersistedCharger {
+  readonly deploymentId: string;
+  readonly orgId: string;
+  readonly locationId: string | null;
+  last?: StageEvent;
+  #final: unknown;
+  #unsubscribe: Array<() => void> = [];
+
+  constructor(
+    source: ChargerSource,
+    private readonly actor: ChargerActor,
+    private readonly writer: DeploymentWriteBehind,
+  ) {
+    this.deploymentId = source.deploymentId;
+    this.orgId = source.orgId;
+    this.locationId = source.locationId;
+    const stage = actor.on('stage', ({ type: _t, ...event }) => writer.stage(this, event));
+    const changes = actor.subscribe({ next: () => writer.changed(this), error: () => undefined });
+    this.#unsubscribe.push(
+      () => stage.unsubscribe(),
+      () => changes.unsubscribe(),
+    );
+  }
+
+  get active(): boolean {
+    return this.actor.getSnapshot().status === 'active';
+  }
+
+  persistedSnapshot(): unknown {
+    return this.active ? this.actor.getPersistedSnapshot() : this.#final;
+  }
+
+  send(event: Parameters<ChargerHandle['send']>[0]): void {
+    this.actor.send(event);
+  }
+
+  /** Leaves this process: the last snapshot is written as it was, with no stage change. */
+  stop(): void {
+    if (this.active) this.#final = this.actor.getPersistedSnapshot();
+    for (const off of this.#unsubscribe) off();
+    this.actor.stop();
+    if (this.#final !== undefined) this.writer.changed(this);
+  }
+}
+
+export interface ChargerHostOptions {
+  runtime: ChargerRuntime;
+  store: DeploymentStore;
+  writer: DeploymentWriteBehind;
+  log: Logger;
+  inspector?: ChargerInspector;
+}
+
+/** Rehydration in pages: each page's chargers connect while the next page loads. */
+const RESUME_PAGE = 500;
+
+export class ChargerHost {
+  readonly #supervisor: Actor<SupervisorMachine>;
+  #closed = false;
+
+  constructor(private readonly opts: ChargerHostOptions) {
+    const factory: ChargerFactory = {
+      create: (source) => this.#start(source, opts.runtime.create(source.input)),
+      restore: (source) => {
+        let actor: ChargerActor;
+        try {
+          actor = opts.runtime.restore(source.snapshot);
+        } catch (err) {
+          opts.log.info(
+            { identity: source.input.identity, err },
+            'charger snapshot not restorable: redeploying',
+          );
+          return undefined;
+        }
+        const charger = this.#start(source, actor);
+        if (charger.active) return charger;
+        charger.stop();
+        opts.log.warn({ identity: source.input.identity }, 'restored charger did not start: redeploying');
+        return undefined;
+      },
+    };
+    this.#supervisor = createActor(createSupervisorMachine(), { input: { factory } });
+    this.#supervisor.subscribe({ error: (err) => opts.log.error({ err }, 'supervisor failed') });
+    this.#supervisor.start();
+  }
+
+  /** Starts every charger whose desired state is running, from its snapshot where possible. */
+  async rehydrate(): Promise<number> {
+    let count = 0;
+    for await (const rows of this.opts.store.running(RESUME_PAGE)) {
+      if (this.#closed) break;
+      for (const row of rows) {
+        this.#send({ type: 'charger.resume', source: resumeSource(row) });
+        count++;
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    if (count > 0) this.opts.log.info({ count }, 'chargers resumed');
+    return count;
+  }
+
+  deploy(row: DeploymentRow): void {
+    this.#send({ type: 'charger.deploy', source: sourceOf(row, row.attempt, false) });
+  }
+
+  stop(deploymentId: string): void {
+    this.#send({ type: 'charger.stop', deploymentId });
+  }
+
+  /** Start (from stopped) or restart: attempt + 1, also for a charger this process does not hold yet. */
+  start(row: DeploymentRow, restart: boolean): void {
+    const source = sourceOf(row, row.attempt + 1, true);
+    this.#send(restart ? { type: 'charger.restart', source } : { type: 'charger.start', source });
+  }
+
+  /** Stops the charger and drops whatever of it still waits to be written. */
+  remove(deploymentId: string): Promise<void> {
+    return this.removeAll([deploymentId]);
+  }
+
+  /** Resolves once no write of these chargers is in flight (their rows can then be deleted). */
+  async removeAll(deploymentIds: string[]): Promise<void> {
+    for (const deploymentId of deploymentIds) {
+      this.#send({ type: 'charger.delete', deploymentId });
+      this.opts.writer.forget(deploymentId);
+    }
+    await this.opts.writer.idle();
+  }
+
+  /** Chargers of a location still in this process (a location delete racing its deployment). */
+  idsOfLocation(locationId: string): string[] {
+    const ids: string[] = [];
+    for (const [id, h] of this.#chargers()) if ((h as HostedCharger).locationId === locationId) ids.push(id);
+    return ids;
+  }
+
+  get size(): number {
+    return this.#chargers().size;
+  }
+
+  /** Stops every actor (not marking them stopped) and writes their last snapshots. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#supervisor.send({ type: 'supervisor.shutdown' });
+    this.#supervisor.stop();
+    await this.opts.writer.close();
+  }
+
+  #chargers(): Map<string, ChargerHandle> {
+    return this.#supervisor.getSnapshot().context.chargers;
+  }
+
+  #send(event: SupervisorEvent): void {
+    if (!this.#closed) this.#supervisor.send(event);
+  }
+
+  #start(source: ChargerSource, actor: ChargerActor): HostedCharger {
+    const charger = new HostedCharger(source, actor, this.opts.writer);
+    // Before start: the inspector then sees the actor's creation and every event after it.
+    this.opts.inspector?.attach(source.input.identity, actor);
+    actor.start();
+    return charger;
+  }
+}
+
+/**
+ * The charger of a row. `attempt` is the attempt of a fresh deployment; with `withSnapshot`, the
+ * stored snapshot comes along when it was written by this version of the machine.
+ */
+function sourceOf(row: DeploymentRow, attempt: number, withSnapshot: boolean): ChargerSource {
+  const source: ChargerSource = {
+    deploymentId: row.id,
+    orgId: row.organization_id,
+    locationId: row.location_id,
+    input: {
+      identity: row.identity,
+      version: row.ocpp_version,
+      model: row.charger_model,
+      attempt,
+      ...(row.ws_url ? { url: row.ws_url } : {}),
+    },
+  };
+  if (withSnapshot && row.snapshot) source.snapshot = row.snapshot;
+  return source;
+}
+
+/**
+ * Rehydration after a restart is a new attempt, and the stage events say so: the snapshot resumes
+ * with attempt + 1 (it re-enters its stage and reports `recovered` once online again).
+ */
+function resumeSource(row: DeploymentRow): ChargerSource {
+  const source = sourceOf(row, row.attempt + 1, true);
+  const snapshot = source.snapshot as { context?: { attempt?: unknown } } | undefined;
+  if (snapshot?.context && typeof snapshot.context.attempt === 'number')
+    source.snapshot = {
+      ...snapshot,
+      context: { ...snapshot.context, attempt: snapshot.context.attempt + 1 },
+    };
+  return source;
+}

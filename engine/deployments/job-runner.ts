@@ -1,0 +1,71 @@
+// Runs background jobs one target at a time, writing progress every few targets so a restart
+// resumes where the job was (a target redone after a crash is harmless: every step is idempotent
+// or, for restart, merely repeated). Jobs of a location being deleted, or of a closing process,
+// are cancelled between targets.
+import type { Logger } from '../logger.ts';
+import type { Job, JobStore } from './job-store.ts';
+
+/** One target of a job; failures are the step's own business (it records them). */
+export type JobStep = (job: Job, target: unknown) => Promise<void>;
+
+interface RunningJob {
+  locationId: string;
+  cancelled: boolean;
+  finished: Promise<void>;
+}
+
+const PROGRESS_EVERY = 20;
+
+export class JobRunner {
+  #running = new Map<string, RunningJob>();
+
+  constructor(
+    private readonly jobs: JobStore,
+    private readonly steps: Record<Job['kind'], JobStep>,
+    private readonly log: Logger,
+  ) {}
+
+  run(job: Job): void {
+    const entry: RunningJob = { locationId: job.location_id, cancelled: false, finished: Promise.resolve() };
+    entry.finished = this.#loop(job, entry)
+      .catch((err: unknown) =>
+        this.log.error({ err, job: job.id }, 'deployments: job failed, resumed at next start'),
+      )
+      .finally(() => this.#running.delete(job.id));
+    this.#running.set(job.id, entry);
+  }
+
+  /** Resumes every job a previous process left unfinished. */
+  async resume(): Promise<number> {
+    const jobs = await this.jobs.unfinished();
+    for (const job of jobs) this.run(job);
+    if (jobs.length > 0) this.log.info({ count: jobs.length }, 'background jobs resumed');
+    return jobs.length;
+  }
+
+  /** Stops the jobs of a location and waits until none touches it any more. */
+  async cancelLocation(locationId: string): Promise<void> {
+    const entries = [...this.#running.values()].filter((e) => e.locationId === locationId);
+    for (const e of entries) e.cancelled = true;
+    await Promise.all(entries.map((e) => e.finished));
+  }
+
+  /** Stops every job between two targets; the next start resumes them. */
+  async close(): Promise<void> {
+    const entries = [...this.#running.values()];
+    for (const e of entries) e.cancelled = true;
+    await Promise.all(entries.map((e) => e.finished));
+  }
+
+  async #loop(job: Job, entry: RunningJob): Promise<void> {
+    const step = this.steps[job.kind];
+    const total = job.targets.length;
+    for (let i = job.done; i < total; i++) {
+      if (entry.cancelled) return;
+      await step(job, job.targets[i]);
+      const done = i + 1;
+      if (done % PROGRESS_EVERY === 0 && done < total) await this.jobs.progress(job.id, done, false);
+    }
+    if (!entry.cancelled) await this.jobs.progress(job.id, total, true);
+  }
+}
