@@ -20,6 +20,7 @@ import type { Logger } from '../logger.ts';
 import { passwordMatches } from '../cpo/charge-point-store.ts';
 import { CsmsConnection } from './csms-connection.ts';
 import { CsmsStore, type KnownChargePoint } from './csms-store.ts';
+import { IdentityLookup } from './identity-lookup.ts';
 import { callSubscription, type CallReply, type CallRequest } from './topics.ts';
 import { basicCredentials, refuseUpgrade } from './upgrade-refusal.ts';
 import { WriteBehind, type Presence } from './write-behind.ts';
@@ -52,6 +53,7 @@ export class CentralSystem {
   readonly nodeId = randomBytes(8).toString('hex');
   readonly #opts: CentralSystemOptions;
   readonly #store: CsmsStore;
+  readonly #lookup: IdentityLookup;
   readonly #writer: WriteBehind;
   readonly #wss: WebSocketServer;
   /** The live connection per OCPP identity. */
@@ -66,6 +68,7 @@ export class CentralSystem {
   constructor(opts: CentralSystemOptions) {
     this.#opts = opts;
     this.#store = new CsmsStore(opts.db);
+    this.#lookup = new IdentityLookup(opts.db);
     this.#writer = new WriteBehind(opts.db, opts.log, this.nodeId, this.#presenceOf, opts.flushIntervalMs);
     this.#wss = new WebSocketServer({
       noServer: true,
@@ -139,7 +142,7 @@ export class CentralSystem {
     } catch {
       return refuseUpgrade(socket, 404, 'Not Found');
     }
-    const cp = await this.#store.lookup(identity);
+    const cp = await this.#lookup.find(identity);
     if (!cp) return refuseUpgrade(socket, 404, `Unknown charge point '${identity}'`);
     if (cp.password_hash && !this.#authorized(cp, req.headers.authorization))
       return refuseUpgrade(socket, 401, 'Basic authentication required', {

@@ -1,5 +1,5 @@
-// The central system's direct (not batched) reads and writes: the charge point looked up at the
-// upgrade, what a BootNotification says, and one session row per transaction.
+// The central system's direct (not batched) writes: what a BootNotification says, and one
+// session row per transaction.
 import type { Queryable } from '../db/database.ts';
 
 export interface KnownChargePoint {
@@ -38,16 +38,6 @@ export interface TransactionUpdate {
 
 export class CsmsStore {
   constructor(private readonly db: Queryable) {}
-
-  async lookup(chargePointId: string): Promise<KnownChargePoint | undefined> {
-    const { rows } = await this.db.query<KnownChargePoint>(
-      `SELECT id::text AS pk, charge_point_id, organization_id, ocpp_version, password_salt, password_hash,
-              use_status_notification_0, connector_count
-       FROM cpo_charge_points WHERE charge_point_id = $1`,
-      [chargePointId],
-    );
-    return rows[0];
-  }
 
   async boot(pk: string, version: string, info: BootInfo): Promise<void> {
     await this.db.query(
