@@ -177,6 +177,8 @@ function describe(issue: Issue): { type: string; msg: string; ctx?: Record<strin
         : { type: 'less_than', msg: `Input should be less than ${max}`, ctx: { lt: max } };
     }
     case 'invalid_value': {
+      // zod reports a missing enum or literal field as invalid_value, not invalid_type.
+      if (issue.input === undefined) return { type: 'missing', msg: 'Field required' };
       const values = issue.values.map((v) => (typeof v === 'string' ? `'${v}'` : String(v)));
       const expected =
         values.length <= 1

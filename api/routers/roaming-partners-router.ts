@@ -2,7 +2,7 @@
 // The credentials token is write-only: it is sent to the partner, never shown again.
 import Router from '@koa/router';
 import { z } from 'zod';
-import { conflict, notFound } from '../errors.ts';
+import { ValidationError, conflict, notFound } from '../errors.ts';
 import { orgOf } from '../auth.ts';
 import { intString, parseBody, parsePath } from '../validation.ts';
 import { countryCodeSchema, partyIdSchema } from '../../protocols/ocpi/token.ts';
@@ -13,29 +13,31 @@ import type { ApiDeps } from '../deps.ts';
 /** The module each role must offer for the calls this service makes to it. */
 const REQUIRED_MODULE = { CPO: 'tokens', EMSP: 'chargingprofiles' } as const;
 
-const createPartnerSchema = z
-  .strictObject({
-    name: z.string().min(1).max(100),
-    role: z.enum(['CPO', 'EMSP']),
-    country_code: countryCodeSchema,
-    party_id: partyIdSchema,
-    ocpi_version: z.enum(OCPI_VERSIONS),
-    token: z.string().min(1).max(255),
-    endpoints: z.record(
-      z.string().regex(/^[a-z_]+$/, 'module names are lower-case, e.g. tokens'),
-      z.url({ protocol: /^https?$/ }),
-    ),
-  })
-  .superRefine((p, ctx) => {
-    const module = REQUIRED_MODULE[p.role];
-    if (!p.endpoints[module])
-      ctx.addIssue({
-        code: 'custom',
-        path: ['endpoints', module],
-        message: `A ${p.role} partner needs a ${module} endpoint`,
-        params: { type: 'missing' },
-      });
-  });
+const createPartnerSchema = z.strictObject({
+  name: z.string().min(1).max(100),
+  role: z.enum(['CPO', 'EMSP']),
+  country_code: countryCodeSchema,
+  party_id: partyIdSchema,
+  ocpi_version: z.enum(OCPI_VERSIONS),
+  token: z.string().min(1).max(255),
+  endpoints: z.record(
+    z.string().regex(/^[a-z_]+$/, 'module names are lower-case, e.g. tokens'),
+    z.url({ protocol: /^https?$/ }),
+  ),
+});
+
+/** The module each role needs, checked after the schema so the 422 names the missing endpoint. */
+function checkRequiredModule(p: z.infer<typeof createPartnerSchema>): void {
+  const module = REQUIRED_MODULE[p.role];
+  if (!p.endpoints[module])
+    throw new ValidationError([
+      {
+        loc: ['body', 'endpoints', module],
+        msg: `A ${p.role} partner needs a ${module} endpoint`,
+        type: 'missing',
+      },
+    ]);
+}
 
 const partnerPathSchema = z.object({ partner_id: intString(z.number().min(1).max(Number.MAX_SAFE_INTEGER)) });
 
@@ -44,6 +46,7 @@ export function roamingPartnersRouter({ emsp }: ApiDeps): Router {
 
   router.post('/roaming/partners', async (ctx) => {
     const body = parseBody(ctx, createPartnerSchema);
+    checkRequiredModule(body);
     const partner = await emsp.partners.create(orgOf(ctx), body);
     if (!partner)
       throw conflict(`A ${body.role} partner ${body.country_code}/${body.party_id} is already registered`);

@@ -34,10 +34,15 @@ export const canApply = (event: TokenEvent, status: TokenStatus): boolean =>
 
 /** "Token 12 is ACTIVE; only a PROVISIONED token can be activated". */
 export function notAllowedDetail(tokenId: number, status: TokenStatus, event: TokenEvent): string {
-  const t = TOKEN_TRANSITIONS[event];
-  return `Token ${tokenId} is ${status}; only a ${t.from.join(', ')} token can be ${t.done}`;
+  const { from, done } = TOKEN_TRANSITIONS[event];
+  const names = from.length === 1 ? from[0] : `${from.slice(0, -1).join(', ')} or ${from[from.length - 1]}`;
+  const article = /^[AEIOU]/.test(names) ? 'an' : 'a';
+  return `Token ${tokenId} is ${status}; only ${article} ${names} token can be ${done}`;
 }
 
-/** Partners hold a token once it left PROVISIONED; only ACTIVE tokens are valid for them. */
+/**
+ * Partners hold a token once it left PROVISIONED; only ACTIVE tokens are valid for them. A change
+ * is pushed when partners know the token or are to accept it.
+ */
 export const partnersKnow = (status: TokenStatus): boolean => status !== 'PROVISIONED';
 export const validAtPartners = (status: TokenStatus): boolean => status === 'ACTIVE';

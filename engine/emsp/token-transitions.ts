@@ -45,7 +45,7 @@ export class TokenTransitions {
 
     const to = TOKEN_TRANSITIONS[req.event].to;
     const at = this.now();
-    if (partnersKnow(token.status) || partnersKnow(to)) {
+    if (partnersKnow(token.status) || validAtPartners(to)) {
       const failed = await this.push(token, validAtPartners(to), at, req.correlationId);
       if (failed) return { ...failed, detail: `${failed.detail}. Token ${token.id} stays ${token.status}` };
     }

@@ -20,8 +20,13 @@ export type IdempotentResult =
 
 export interface IdempotencyOptions {
   ttlSeconds: number;
-  /** How long a duplicate waits for the first request; also how long an in-progress claim holds. */
+  /** How long a duplicate waits for the first request's answer. */
   waitMs: number;
+  /**
+   * How long an in-progress claim holds before it counts as abandoned (its holder died);
+   * default twice waitMs, so a waiting duplicate gives up before it could take a live claim over.
+   */
+  lockMs?: number;
   pollMs?: number;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
@@ -100,7 +105,7 @@ export class IdempotencyStore {
         orgId,
         key,
         fingerprint,
-        new Date(now.getTime() + this.opts.waitMs),
+        new Date(now.getTime() + (this.opts.lockMs ?? 2 * this.opts.waitMs)),
         new Date(now.getTime() + this.opts.ttlSeconds * 1000),
       ],
     );

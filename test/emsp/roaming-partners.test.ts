@@ -1,0 +1,109 @@
+// The roaming-partner registry (interface.md): /roaming/partners.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { MODE, startTestService, type TestService } from '../support/service.ts';
+import { EMSP_TEST_ENV } from './emsp-fixtures.ts';
+
+const aCpo = (overrides: Record<string, unknown> = {}) => ({
+  name: 'Acme CPO',
+  role: 'CPO',
+  country_code: 'de',
+  party_id: 'acm',
+  ocpi_version: '2.2.1',
+  token: 'credentials-token-acme',
+  endpoints: {
+    tokens: 'https://acme.example/ocpi/2.2.1/tokens',
+    locations: 'https://acme.example/ocpi/locations',
+  },
+  ...overrides,
+});
+
+describe(`roaming partners (${MODE})`, () => {
+  let svc: TestService;
+
+  before(async () => {
+    svc = await startTestService({ env: EMSP_TEST_ENV });
+  });
+  after(() => svc.close());
+
+  test('POST /roaming/partners answers 201 with an integer id and never shows the credentials token', async () => {
+    const api = svc.as('partners-a');
+    const res = await api('POST', '/roaming/partners', { body: aCpo() });
+    assert.equal(res.status, 201, res.text);
+    assert.equal(typeof res.body.id, 'number');
+    assert.equal(res.body.token, undefined);
+    assert.doesNotMatch(res.text, /credentials-token-acme/);
+    assert.equal(res.body.country_code, 'DE');
+    assert.equal(res.body.party_id, 'ACM');
+    assert.equal(res.body.organization_id, 'partners-a');
+    assert.deepEqual(res.body.endpoints, aCpo().endpoints);
+
+    const read = await api('GET', `/roaming/partners/${res.body.id}`);
+    assert.deepEqual(read.body, res.body);
+    const list = await api('GET', '/roaming/partners');
+    assert.deepEqual(list.body, { items: [res.body] });
+    assert.doesNotMatch(list.text, /credentials-token-acme/);
+  });
+
+  test('POST /roaming/partners answers 409 for the same role and party twice; an EMSP with the same party is fine', async () => {
+    const api = svc.as('partners-b');
+    assert.equal((await api('POST', '/roaming/partners', { body: aCpo() })).status, 201);
+    const dup = await api('POST', '/roaming/partners', { body: aCpo({ name: 'again' }) });
+    assert.equal(dup.status, 409);
+    assert.equal(dup.body.detail, 'A CPO partner DE/ACM is already registered');
+    const emsp = await api('POST', '/roaming/partners', {
+      body: aCpo({ role: 'EMSP', endpoints: { chargingprofiles: 'http://acme.example/cp' } }),
+    });
+    assert.equal(emsp.status, 201);
+  });
+
+  test('POST /roaming/partners answers 422 for each invalid field', async () => {
+    const api = svc.as('partners-a');
+    const res = await api('POST', '/roaming/partners', {
+      body: aCpo({
+        role: 'HUB',
+        ocpi_version: '2.1.1',
+        country_code: 'DEU',
+        party_id: 'A',
+        token: '',
+        endpoints: { tokens: 'ftp://acme.example/tokens', Bad: 'http://x.example' },
+      }),
+    });
+    assert.equal(res.status, 422);
+    const got = Object.fromEntries(res.body.detail.map((d: any) => [d.loc.join('.'), d.type]));
+    assert.equal(got['body.role'], 'enum');
+    assert.equal(got['body.ocpi_version'], 'enum');
+    assert.equal(got['body.country_code'], 'string_pattern_mismatch');
+    assert.equal(got['body.party_id'], 'string_pattern_mismatch');
+    assert.equal(got['body.token'], 'string_too_short');
+    assert.equal(got['body.endpoints.tokens'], 'url_parsing');
+    assert.equal(got['body.endpoints.Bad'], 'value_error');
+  });
+
+  test('a CPO partner needs a tokens endpoint and an EMSP partner a chargingprofiles endpoint', async () => {
+    const api = svc.as('partners-a');
+    const cpo = await api('POST', '/roaming/partners', { body: aCpo({ party_id: 'XYZ', endpoints: {} }) });
+    assert.equal(cpo.status, 422);
+    assert.deepEqual(cpo.body.detail, [
+      { loc: ['body', 'endpoints', 'tokens'], msg: 'A CPO partner needs a tokens endpoint', type: 'missing' },
+    ]);
+    const emsp = await api('POST', '/roaming/partners', { body: aCpo({ role: 'EMSP', party_id: 'XYZ' }) });
+    assert.equal(emsp.status, 422);
+    assert.deepEqual(emsp.body.detail[0].loc, ['body', 'endpoints', 'chargingprofiles']);
+  });
+
+  test("another organization's partner is 404 to read and to delete; DELETE answers 204", async () => {
+    const a = svc.as('partners-c');
+    const created = await a('POST', '/roaming/partners', { body: aCpo() });
+    const b = svc.as('partners-d');
+    assert.equal((await b('GET', `/roaming/partners/${created.body.id}`)).status, 404);
+    assert.equal((await b('DELETE', `/roaming/partners/${created.body.id}`)).status, 404);
+    assert.deepEqual((await b('GET', '/roaming/partners')).body, { items: [] });
+    const del = await a('DELETE', `/roaming/partners/${created.body.id}`);
+    assert.equal(del.status, 204);
+    const gone = await a('GET', `/roaming/partners/${created.body.id}`);
+    assert.equal(gone.status, 404);
+    assert.equal(gone.body.detail, `Roaming partner ${created.body.id} not found`);
+    assert.equal((await a('GET', '/roaming/partners/x')).status, 422);
+  });
+});
