@@ -9,7 +9,7 @@ import {
   RpcTimeoutError,
   type SchemaErrorReport,
 } from '../../protocols/ocpp/index.ts';
-import { openChargerSocket, type ChargerSocket } from '../ocpp/ws-client.ts';
+import { openChargerSocket, type ChargerSocket, type ChargerSocketEvents } from '../ocpp/ws-client.ts';
 import type { Logger } from '../logger.ts';
 
 /** Per-charger connection secrets and transport options (security profiles 1-3). */
@@ -41,153 +41,181 @@ function errorEvent(id: string, error: unknown): LinkEvent {
   return { type: 'ocpp.error', id, code: 'GenericError', description };
 }
 
-export function createChargerLink(opts: ChargerLinkOptions) {
-  const callTimeoutMs = opts.callTimeoutMs ?? 30_000;
+type OcppCall = Extract<LinkCommand, { type: 'ocpp.call' }>;
 
-  return fromCallback<LinkCommand, LinkInput>(({ input, sendBack, receive }) => {
-    const { identity, version } = input;
-    let stopped = false;
-    let socket: ChargerSocket | null = null;
-    let rpc: RpcEndpoint | null = null;
-    let opened = false;
-    // CALLs the machine sends while it answers a CSMS CALL wait until that CALLRESULT is written:
-    // the machine answers before it sends follow-ups (NotifyReport, StartTransaction), and OCPP
-    // peers expect them in that order.
-    let answering = false;
-    let held: Array<Extract<LinkCommand, { type: 'ocpp.call' }>> | null = null;
+/**
+ * One invocation of the link: the state of one connection attempt and what it owes the machine.
+ * A class on purpose: its behaviour lives on the prototype, so a charger pays for its fields, not
+ * for a dozen closures (under tsx each named closure also carries its own property dictionary).
+ */
+class Link implements ChargerSocketEvents {
+  socket: ChargerSocket | null = null;
+  rpc: RpcEndpoint | null = null;
+  opened = false;
+  stopped = false;
+  // CALLs the machine sends while it answers a CSMS CALL wait until that CALLRESULT is written:
+  // the machine answers before it sends follow-ups (NotifyReport, StartTransaction), and OCPP
+  // peers expect them in that order.
+  answering = false;
+  held: OcppCall[] | null = null;
 
-    const call = (cmd: Extract<LinkCommand, { type: 'ocpp.call' }>): void => {
-      if (!rpc) return;
-      rpc.call(cmd.action, cmd.payload).then(
-        (payload) => sendBack({ type: 'ocpp.result', id: cmd.id, payload }),
-        (error) => sendBack(errorEvent(cmd.id, error)),
-      );
-    };
+  constructor(
+    readonly input: LinkInput,
+    readonly sendBack: (event: LinkEvent) => void,
+    readonly opts: ChargerLinkOptions,
+  ) {}
 
-    const release = (): void => {
-      answering = false;
-      const calls = held;
-      held = null;
-      if (calls) for (const cmd of calls) call(cmd);
-    };
-
-    const onCall = (action: string, payload: unknown): unknown => {
-      answering = true;
-      let done = false;
-      let result: object | undefined;
-      let failure: RpcError | undefined;
-      let settle: ((ok: boolean) => void) | undefined;
-      sendBack({
-        type: 'csms.call' as const,
-        action,
-        payload,
-        respond(r: object) {
-          if (done) return;
-          done = true;
-          result = r;
-          settle?.(true);
-        },
-        reject(code: string, description?: string) {
-          if (done) return;
-          done = true;
-          failure = new RpcError(code, description);
-          settle?.(false);
-        },
+  open(): void {
+    if (this.stopped) return;
+    const { identity, version } = this.input;
+    const base = this.input.url ?? this.opts.defaultCsmsUrl?.();
+    if (!base) {
+      this.sendBack({
+        type: 'link.failed',
+        code: 'NO_CSMS_URL',
+        hint: `${identity} has no central system URL and no built-in central system is configured.`,
       });
-      if (done) {
-        // The usual path: the machine answered synchronously, the endpoint writes the answer as
-        // soon as we return, and the held CALLs follow in the next microtask.
-        queueMicrotask(release);
-        if (failure) throw failure;
-        return result;
-      }
-      // The machine was busy; the endpoint writes the answer in a promise reaction, so the held
-      // CALLs wait for the next turn of the event loop.
-      return new Promise((resolve, reject) => {
-        settle = (ok) => {
-          setImmediate(release);
-          if (ok) resolve(result);
-          else reject(failure);
-        };
-      });
-    };
-
-    receive((cmd) => {
-      if (cmd.type === 'link.drop') {
-        if (opened) socket?.drop();
-        else {
-          // Not connected yet: give up on this attempt as a lost network would.
-          socket?.drop();
-          sendBack({ type: 'link.closed', code: 1006, reason: 'dropped before the connection opened' });
-        }
-        return;
-      }
-      if (answering) (held ??= []).push(cmd);
-      else call(cmd);
+      return;
+    }
+    const settings = this.opts.connectionSettings?.(identity);
+    const link = this; // eslint-disable-line @typescript-eslint/no-this-alias -- methods below are callbacks
+    this.rpc = new RpcEndpoint({
+      version,
+      callTimeoutMs: this.opts.callTimeoutMs ?? 30_000,
+      send(text) {
+        link.socket!.send(text);
+      },
+      onCall(action, payload) {
+        return link.onCall(action, payload);
+      },
+      onSchemaError(report) {
+        link.opts.log.warn({ identity, ...report }, 'OCPP message broke its schema');
+        link.opts.onSchemaError?.(identity, report);
+      },
+      onBadFrame(report) {
+        link.opts.log.debug({ identity, ...report }, 'bad OCPP-J frame from the CSMS');
+      },
     });
-
-    const open = (): void => {
-      if (stopped) return;
-      const base = input.url ?? opts.defaultCsmsUrl?.();
-      if (!base) {
-        sendBack({
-          type: 'link.failed',
-          code: 'NO_CSMS_URL',
-          hint: `${identity} has no central system URL and no built-in central system is configured.`,
-        });
-        return;
-      }
-      const settings = opts.connectionSettings?.(identity);
-      const endpoint = new RpcEndpoint({
+    this.socket = openChargerSocket(
+      {
+        url: base,
+        identity,
         version,
-        send: (text) => socket!.send(text),
-        onCall,
-        callTimeoutMs,
-        onSchemaError: (report) => {
-          opts.log.warn({ identity, ...report }, 'OCPP message broke its schema');
-          opts.onSchemaError?.(identity, report);
-        },
-        onBadFrame: (report) => opts.log.debug({ identity, ...report }, 'bad OCPP-J frame from the CSMS'),
-      });
-      rpc = endpoint;
-      socket = openChargerSocket(
-        {
-          url: base,
-          identity,
-          version,
-          pingIntervalSec: opts.pingIntervalSec ?? input.pingIntervalSec ?? DEFAULT_PING_SEC,
-          ...(settings?.password !== undefined ? { password: settings.password } : {}),
-          ...(settings?.tls ? { tls: settings.tls } : {}),
-          ...(settings?.localAddress ? { localAddress: settings.localAddress } : {}),
-        },
-        {
-          onOpen: () => {
-            opened = true;
-            sendBack({ type: 'link.open' });
-          },
-          onMessage: (text) => endpoint.receive(text),
-          onClose: ({ code, reason }) => {
-            endpoint.close();
-            sendBack({ type: 'link.closed', code, reason });
-          },
-          onFailure: (f) => {
-            endpoint.close();
-            opts.log.debug({ identity, code: f.code }, f.hint);
-            sendBack({ type: 'link.failed', code: f.code, hint: f.hint });
-          },
-        },
-      );
-    };
+        pingIntervalSec: this.opts.pingIntervalSec ?? this.input.pingIntervalSec ?? DEFAULT_PING_SEC,
+        ...(settings?.password !== undefined ? { password: settings.password } : {}),
+        ...(settings?.tls ? { tls: settings.tls } : {}),
+        ...(settings?.localAddress ? { localAddress: settings.localAddress } : {}),
+      },
+      this,
+    );
+  }
 
+  // ChargerSocketEvents: the socket calls these as methods of this link.
+  onOpen(): void {
+    this.opened = true;
+    this.sendBack({ type: 'link.open' });
+  }
+
+  onMessage(text: string): void {
+    this.rpc?.receive(text);
+  }
+
+  onClose({ code, reason }: { code: number; reason: string }): void {
+    this.rpc?.close();
+    this.sendBack({ type: 'link.closed', code, reason });
+  }
+
+  onFailure(f: { code: string; hint: string }): void {
+    this.rpc?.close();
+    this.opts.log.debug({ identity: this.input.identity, code: f.code }, f.hint);
+    this.sendBack({ type: 'link.failed', code: f.code, hint: f.hint });
+  }
+
+  /** Machine -> link. */
+  command(cmd: LinkCommand): void {
+    if (cmd.type === 'link.drop') {
+      this.socket?.drop();
+      // Not connected yet: the socket reports nothing, so give up on this attempt as a lost network would.
+      if (!this.opened)
+        this.sendBack({ type: 'link.closed', code: 1006, reason: 'dropped before the connection opened' });
+      return;
+    }
+    if (this.answering) (this.held ??= []).push(cmd);
+    else this.call(cmd);
+  }
+
+  call(cmd: OcppCall): void {
+    if (!this.rpc) return;
+    this.rpc.call(cmd.action, cmd.payload).then(
+      (payload) => this.sendBack({ type: 'ocpp.result', id: cmd.id, payload }),
+      (error) => this.sendBack(errorEvent(cmd.id, error)),
+    );
+  }
+
+  release(): void {
+    this.answering = false;
+    const calls = this.held;
+    this.held = null;
+    if (calls) for (const cmd of calls) this.call(cmd);
+  }
+
+  /** A CALL from the CSMS, handed to the machine; its answer is this CALL's result. */
+  onCall(action: string, payload: unknown): unknown {
+    this.answering = true;
+    let done = false;
+    let result: object | undefined;
+    let failure: RpcError | undefined;
+    let settle: ((ok: boolean) => void) | undefined;
+    this.sendBack({
+      type: 'csms.call',
+      action,
+      payload,
+      respond(r) {
+        if (done) return;
+        done = true;
+        result = r;
+        settle?.(true);
+      },
+      reject(code, description) {
+        if (done) return;
+        done = true;
+        failure = new RpcError(code, description);
+        settle?.(false);
+      },
+    });
+    if (done) {
+      // The usual path: the machine answered synchronously, the endpoint writes the answer as
+      // soon as we return, and the held CALLs follow in the next microtask.
+      queueMicrotask(() => this.release());
+      if (failure) throw failure;
+      return result;
+    }
+    // The machine was busy; the endpoint writes the answer in a promise reaction, so the held
+    // CALLs wait for the next turn of the event loop.
+    return new Promise((resolve, reject) => {
+      settle = (ok) => {
+        setImmediate(() => this.release());
+        if (ok) resolve(result);
+        else reject(failure);
+      };
+    });
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.held = null;
+    this.rpc?.close();
+    this.socket?.close(1000, 'charger stopped');
+  }
+}
+
+export function createChargerLink(opts: ChargerLinkOptions) {
+  return fromCallback<LinkCommand, LinkInput>(({ input, sendBack, receive }) => {
+    const link = new Link(input, sendBack, opts);
+    receive((cmd) => link.command(cmd));
     // A restored charger starts its old link and re-enters the stage (RESUME) in the same tick:
     // opening on the next microtask spares that first link a socket it would drop at once.
-    queueMicrotask(open);
-
-    return () => {
-      stopped = true;
-      held = null;
-      rpc?.close();
-      socket?.close(1000, 'charger stopped');
-    };
+    queueMicrotask(() => link.open());
+    return () => link.stop();
   });
 }
