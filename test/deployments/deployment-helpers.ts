@@ -67,7 +67,7 @@ export async function deploymentsOf(as: As, locationId?: string): Promise<Deploy
   let offset: number | null = 0;
   while (offset !== null) {
     const loc: string = locationId ? `&location_id=${locationId}` : '';
-    const res = await as<{ items: DeploymentItem[]; next_offset: number | null }>(
+    const res: TestResponse<{ items: DeploymentItem[]; next_offset: number | null }> = await as(
       'GET',
       `/evcharger/deployments?limit=500&offset=${offset}${loc}`,
     );
