@@ -693,6 +693,32 @@ for (const version of ['ocpp1.6', 'ocpp2.0.1'] as const satisfies readonly Charg
       w.stop();
     });
 
+    test('security profile 2: Basic auth over wss:// with the server certificate checked', async () => {
+      const id = `${tag}-TLS-BASIC`;
+      const certs = makeTestCertificates(id);
+      const tls = await startStrictCsms({
+        protocols: [version],
+        tls: { cert: certs.serverCert, key: certs.serverKey },
+        auth: (identity, password) => identity === id && password === 'profile-2-password',
+      });
+      try {
+        settings.set(id, { password: 'profile-2-password', tls: { ca: certs.ca } });
+        const c = deploy(id, { url: tls.url });
+        await online(c);
+        c.stop();
+        // Without the CA the charger refuses the server's certificate.
+        const untrusted = `${tag}-TLS-UNTRUSTED`;
+        settings.set(untrusted, { password: 'profile-2-password' });
+        const u = deploy(untrusted, { url: tls.url });
+        const failed = await u.until(() => u.stages.find((s) => s.outcome === 'failed'));
+        assert.equal(failed.code, 'TLS_ERROR');
+        u.stop();
+        assert.deepEqual(tls.schemaErrors, []);
+      } finally {
+        await tls.close();
+      }
+    });
+
     test('security profile 3: TLS client certificate over wss://', async () => {
       const id = `${tag}-TLS`;
       const certs = makeTestCertificates(id);
