@@ -4,6 +4,8 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { OcpiClient, failureOf, type OcpiCallRecord, type OcpiFailure } from '../../protocols/ocpi/client.ts';
 import { startFakeOcpiPartner, type FakeOcpiPartner } from '../support/fake-ocpi-partner.ts';
+import { pino } from 'pino';
+import { createOcpiClient } from '../../engine/roaming/ocpi-gateway.ts';
 
 const PARTNER = { id: 7, name: 'Acme CPO', token: 'secret-credentials-token' };
 
@@ -150,5 +152,34 @@ describe('OCPI client', () => {
     assert.equal(outcome.kind, 'unreachable');
     if (outcome.kind === 'unreachable') assert.equal(outcome.error, 'ECONNREFUSED');
     assert.equal(failureOf('Call', [{ partner: PARTNER, outcome: outcome as OcpiFailure }]).status, 502);
+  });
+});
+
+describe('OCPI call log of the engine', () => {
+  test('each call is logged with partner, outcome and duration, never the credentials token', async () => {
+    const lines: string[] = [];
+    const capture = pino({ level: 'info' }, { write: (l: string) => void lines.push(l) });
+    const partner = await startFakeOcpiPartner('http500');
+    try {
+      const client = createOcpiClient({ timeoutMs: 300, log: capture });
+      await client.send({
+        partner: PARTNER,
+        method: 'PUT',
+        url: `${partner.url}/t`,
+        body: {},
+        correlationId: 'c',
+      });
+      assert.equal(lines.length, 1);
+      const entry = JSON.parse(lines[0]);
+      assert.equal(entry.msg, 'ocpi call failed');
+      assert.equal(entry.level, 40);
+      assert.equal(entry.ocpi.partnerId, 7);
+      assert.equal(entry.ocpi.outcome, 'http_error');
+      assert.equal(entry.ocpi.httpStatus, 500);
+      assert.equal(typeof entry.ocpi.durationMs, 'number');
+      assert.doesNotMatch(lines[0], /secret-credentials-token/);
+    } finally {
+      await partner.close();
+    }
   });
 });
