@@ -31,14 +31,11 @@ export interface ChargerLinkOptions {
 
 const DEFAULT_PING_SEC = 60;
 
-/** The machine's error code for a failed outgoing CALL. */
-function errorEvent(id: string, error: unknown): LinkEvent {
+/** What the machine hears when the CSMS answered a CALL with a CALLERROR, or not in time. */
+function errorEvent(id: string, error: RpcError | RpcTimeoutError): LinkEvent {
   if (error instanceof RpcError)
     return { type: 'ocpp.error', id, code: error.code, description: error.description };
-  if (error instanceof RpcTimeoutError)
-    return { type: 'ocpp.error', id, code: 'Timeout', description: error.message };
-  const description = error instanceof Error ? error.message : String(error);
-  return { type: 'ocpp.error', id, code: 'GenericError', description };
+  return { type: 'ocpp.error', id, code: 'Timeout', description: error.message };
 }
 
 type OcppCall = Extract<LinkCommand, { type: 'ocpp.call' }>;
@@ -148,7 +145,13 @@ class Link implements ChargerSocketEvents {
     if (!this.rpc) return;
     this.rpc.call(cmd.action, cmd.payload).then(
       (payload) => this.sendBack({ type: 'ocpp.result', id: cmd.id, payload }),
-      (error) => this.sendBack(errorEvent(cmd.id, error)),
+      (error) => {
+        // The connection is going (closed endpoint, socket no longer open): link.closed follows,
+        // and the machine resends its queued transaction messages after reconnecting. Answering
+        // with an error here would count as a failed delivery attempt and could drop one.
+        if (error instanceof RpcError || error instanceof RpcTimeoutError)
+          this.sendBack(errorEvent(cmd.id, error));
+      },
     );
   }
 
