@@ -1,0 +1,318 @@
+// Every validation error of E5-E10 and GET /evcharger/deployments: 422 with the list shape, the
+// failing field in `loc`, and allowed values named where there is a list.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestService, type TestService } from '../support/service.ts';
+import { DUAL_MODEL, OCPP16_ONLY_MODEL, locationBody, type As } from './deployment-helpers.ts';
+
+let svc: TestService;
+let as: As;
+
+before(async () => {
+  svc = await startTestService();
+  as = svc.as('org-valid');
+});
+
+after(() => svc.close());
+
+interface Issue {
+  loc: Array<string | number>;
+  msg: string;
+  type: string;
+  input?: unknown;
+  ctx?: Record<string, unknown>;
+}
+
+/** The request answers 422 with an entry at `loc` of `type`; returns that entry. */
+async function rejects(
+  method: string,
+  path: string,
+  body: unknown,
+  loc: Array<string | number>,
+  type: string,
+): Promise<Issue> {
+  const res = await as<{ detail: Issue[] }>(method, path, body === undefined ? {} : { body });
+  assert.equal(res.status, 422, `${method} ${path} ${JSON.stringify(body)}: ${res.text}`);
+  const entry = res.body.detail.find((d) => JSON.stringify(d.loc) === JSON.stringify(loc));
+  assert.ok(entry, `no entry at ${JSON.stringify(loc)} in ${res.text}`);
+  assert.equal(entry.type, type, res.text);
+  return entry;
+}
+
+const WS = 'ws://127.0.0.1:1';
+const deploy = (over: Record<string, unknown>) => ({
+  identity: 'V-1',
+  model: DUAL_MODEL,
+  ws_url: WS,
+  ...over,
+});
+
+test('E5 rejects missing identity and model', async () => {
+  await rejects('POST', '/evcharger/deployment', { ws_url: WS }, ['body', 'identity'], 'missing');
+  await rejects('POST', '/evcharger/deployment', { identity: 'V-1' }, ['body', 'model'], 'missing');
+});
+
+test('E5 rejects an identity that is too long or holds other characters', async () => {
+  await rejects(
+    'POST',
+    '/evcharger/deployment',
+    deploy({ identity: 'x'.repeat(49) }),
+    ['body', 'identity'],
+    'string_too_long',
+  );
+  await rejects(
+    'POST',
+    '/evcharger/deployment',
+    deploy({ identity: '' }),
+    ['body', 'identity'],
+    'string_too_short',
+  );
+  await rejects(
+    'POST',
+    '/evcharger/deployment',
+    deploy({ identity: 'a b/c' }),
+    ['body', 'identity'],
+    'string_pattern_mismatch',
+  );
+});
+
+test('E5 rejects an unknown ocpp_version and lists the accepted values', async () => {
+  const e = await rejects(
+    'POST',
+    '/evcharger/deployment',
+    deploy({ ocpp_version: 'ocpp2.1' }),
+    ['body', 'ocpp_version'],
+    'enum',
+  );
+  for (const v of ['OCPP1.6', 'ocpp1.6', 'OCPP2.0.1', 'ocpp2.0.1'])
+    assert.match(e.msg, new RegExp(`'${v.replace('.', '\\.')}'`));
+});
+
+test('E5 rejects a model that is not a catalog slug, and one that does not speak the version', async () => {
+  const unknown = await rejects(
+    'POST',
+    '/evcharger/deployment',
+    deploy({ model: 'no-such-model' }),
+    ['body', 'model'],
+    'value_error',
+  );
+  assert.equal(unknown.input, 'no-such-model');
+  const unsupported = await rejects(
+    'POST',
+    '/evcharger/deployment',
+    deploy({ model: OCPP16_ONLY_MODEL, ocpp_version: 'OCPP2.0.1' }),
+    ['body', 'model'],
+    'value_error',
+  );
+  assert.match(unsupported.msg, /ocpp2\.0\.1/);
+});
+
+test('E5 rejects a ws_url that is not a ws:// or wss:// URL', async () => {
+  await rejects(
+    'POST',
+    '/evcharger/deployment',
+    deploy({ ws_url: 'http://csms.example/ocpp' }),
+    ['body', 'ws_url'],
+    'url_scheme',
+  );
+  await rejects(
+    'POST',
+    '/evcharger/deployment',
+    deploy({ ws_url: 'not a url' }),
+    ['body', 'ws_url'],
+    'url_parsing',
+  );
+});
+
+test('E5 rejects unknown fields, a body that is not an object, and malformed JSON', async () => {
+  await rejects(
+    'POST',
+    '/evcharger/deployment',
+    deploy({ colour: 'red' }),
+    ['body', 'colour'],
+    'extra_forbidden',
+  );
+  await rejects('POST', '/evcharger/deployment', [1], ['body'], 'model_attributes_type');
+  const res = await as('POST', '/evcharger/deployment', { raw: '{"identity":' });
+  assert.equal(res.status, 422);
+  assert.equal(res.body.detail[0].type, 'json_invalid');
+});
+
+test('E6 requires a non-empty deployment_id; an unknown one is 404', async () => {
+  await rejects('DELETE', '/evcharger/deployment', undefined, ['query', 'deployment_id'], 'missing');
+  await rejects(
+    'DELETE',
+    '/evcharger/deployment?deployment_id=',
+    undefined,
+    ['query', 'deployment_id'],
+    'string_too_short',
+  );
+  for (const id of ['nope', '00000000-0000-4000-8000-000000000000']) {
+    const res = await as('DELETE', `/evcharger/deployment?deployment_id=${id}`);
+    assert.equal(res.status, 404);
+    assert.deepEqual(res.body, { detail: `Deployment '${id}' not found` });
+  }
+});
+
+test('E7 rejects missing name and chargers', async () => {
+  await rejects('POST', '/evcharger/location', { chargers: [] }, ['body', 'name'], 'missing');
+  await rejects('POST', '/evcharger/location', { name: 'x' }, ['body', 'chargers'], 'missing');
+});
+
+test('E7 rejects a country, coordinates, timezone or ocpi_version out of their forms', async () => {
+  const base = locationBody('V7', 1, WS);
+  await rejects(
+    'POST',
+    '/evcharger/location',
+    { ...base, country: 'NL' },
+    ['body', 'country'],
+    'string_pattern_mismatch',
+  );
+  await rejects(
+    'POST',
+    '/evcharger/location',
+    { ...base, coordinates: { lat: 91, lng: 0 } },
+    ['body', 'coordinates', 'lat'],
+    'less_than_equal',
+  );
+  await rejects(
+    'POST',
+    '/evcharger/location',
+    { ...base, coordinates: { lat: 1 } },
+    ['body', 'coordinates', 'lng'],
+    'missing',
+  );
+  await rejects(
+    'POST',
+    '/evcharger/location',
+    { ...base, timezone: 'Mars/Olympus' },
+    ['body', 'timezone'],
+    'value_error',
+  );
+  await rejects(
+    'POST',
+    '/evcharger/location',
+    { ...base, ocpi_version: '9.9' },
+    ['body', 'ocpi_version'],
+    'enum',
+  );
+  await rejects(
+    'POST',
+    '/evcharger/location',
+    { ...base, ocpp_version: 'ocpp9' },
+    ['body', 'ocpp_version'],
+    'enum',
+  );
+});
+
+test('E7 rejects chargers naming unknown models, the wrong brand, a bad ws_url or a repeated identity', async () => {
+  const base = locationBody('V7', 3, WS);
+  const chargers = base.chargers.map((c) => ({ ...c }));
+  chargers[0].model = 'no-such-model';
+  chargers[1].brand_slug = 'alfen';
+  const res = await as<{ detail: Issue[] }>('POST', '/evcharger/location', { body: { ...base, chargers } });
+  assert.equal(res.status, 422, res.text);
+  const locs = res.body.detail.map((d) => JSON.stringify(d.loc));
+  assert.ok(locs.includes(JSON.stringify(['body', 'chargers', 0, 'model'])), res.text);
+  assert.ok(locs.includes(JSON.stringify(['body', 'chargers', 1, 'brand_slug'])), res.text);
+  await rejects(
+    'POST',
+    '/evcharger/location',
+    { ...base, chargers: [{ ...base.chargers[0], ws_url: 'https://x' }] },
+    ['body', 'chargers', 0, 'ws_url'],
+    'url_scheme',
+  );
+  await rejects(
+    'POST',
+    '/evcharger/location',
+    { ...base, chargers: [base.chargers[0], base.chargers[0]] },
+    ['body', 'chargers', 1, 'identity'],
+    'value_error',
+  );
+  await rejects(
+    'POST',
+    '/evcharger/location',
+    { ...base, ocpp_version: 'ocpp2.0.1', chargers: [{ ...base.chargers[0], model: OCPP16_ONLY_MODEL }] },
+    ['body', 'chargers', 0, 'model'],
+    'value_error',
+  );
+  // Nothing was created by the rejected requests.
+  const list = await as('GET', '/evcharger/deployments');
+  assert.deepEqual(list.body.items, []);
+});
+
+test('E8 requires a non-empty location_id; an unknown one is 404', async () => {
+  await rejects('DELETE', '/evcharger/location', undefined, ['query', 'location_id'], 'missing');
+  await rejects(
+    'DELETE',
+    '/evcharger/location?location_id=',
+    undefined,
+    ['query', 'location_id'],
+    'string_too_short',
+  );
+  const res = await as('DELETE', '/evcharger/location?location_id=nope');
+  assert.equal(res.status, 404);
+});
+
+test('E9 rejects an unknown action and lists the allowed values', async () => {
+  const e = await rejects(
+    'POST',
+    '/evcharger/deployment-runtime-ops',
+    { action: 'explode', deployment_id: 'x' },
+    ['body', 'action'],
+    'enum',
+  );
+  assert.equal(e.msg, "Input should be 'stop', 'start', 'restart' or 'delete'");
+  await rejects(
+    'POST',
+    '/evcharger/deployment-runtime-ops',
+    { deployment_id: 'x' },
+    ['body', 'action'],
+    'missing',
+  );
+});
+
+test('E9 needs exactly one target: neither or both is a 422 saying so', async () => {
+  for (const body of [{ action: 'stop' }, { action: 'stop', deployment_id: 'a', location_id: 'b' }]) {
+    const e = await rejects('POST', '/evcharger/deployment-runtime-ops', body, ['body'], 'value_error');
+    assert.equal(e.msg, 'Give exactly one target: deployment_id or location_id');
+  }
+  await rejects(
+    'POST',
+    '/evcharger/deployment-runtime-ops',
+    { action: 'stop', deployment_id: '' },
+    ['body', 'deployment_id'],
+    'string_too_short',
+  );
+  const missing = await as('POST', '/evcharger/deployment-runtime-ops', {
+    body: { action: 'stop', location_id: 'nope' },
+  });
+  assert.equal(missing.status, 404);
+});
+
+test('E10 rejects a bad outcome, limit or since', async () => {
+  const path = '/evcharger/deployment-runtime-ops/events';
+  const e = await rejects('GET', `${path}?outcome=bad`, undefined, ['query', 'outcome'], 'enum');
+  assert.match(e.msg, /'alerts'/);
+  await rejects('GET', `${path}?limit=0`, undefined, ['query', 'limit'], 'greater_than_equal');
+  const max = await rejects('GET', `${path}?limit=501`, undefined, ['query', 'limit'], 'less_than_equal');
+  assert.deepEqual(max.ctx, { le: 500 });
+  await rejects('GET', `${path}?limit=many`, undefined, ['query', 'limit'], 'int_parsing');
+  await rejects('GET', `${path}?since=yesterday`, undefined, ['query', 'since'], 'datetime_parsing');
+  const ok = await as('GET', `${path}?limit=500&outcome=alerts&since=2020-01-01T00:00:00Z`);
+  assert.equal(ok.status, 200);
+  assert.deepEqual(ok.body, { events: [] });
+});
+
+test('GET /evcharger/deployments rejects a bad limit or offset; an unknown location is 404', async () => {
+  await rejects('GET', '/evcharger/deployments?limit=501', undefined, ['query', 'limit'], 'less_than_equal');
+  await rejects(
+    'GET',
+    '/evcharger/deployments?offset=-1',
+    undefined,
+    ['query', 'offset'],
+    'greater_than_equal',
+  );
+  const res = await as('GET', '/evcharger/deployments?location_id=00000000-0000-4000-8000-000000000000');
+  assert.equal(res.status, 404);
+});
