@@ -7,6 +7,7 @@ import {
   RpcEndpoint,
   RpcError,
   RpcTimeoutError,
+  type CallOutcome,
   type SchemaErrorReport,
 } from '../../protocols/ocpp/index.ts';
 import { openChargerSocket, type ChargerSocket, type ChargerSocketEvents } from '../ocpp/ws-client.ts';
@@ -27,6 +28,8 @@ export interface ChargerLinkOptions {
   /** Overrides every charger's WebSocketPingInterval when set. */
   pingIntervalSec?: number;
   onSchemaError?: (identity: string, report: SchemaErrorReport) => void;
+  /** Every CALL a charger made, when answered or timed out: round-trip time in ms (load tests). */
+  onCallAnswered?: (action: string, ms: number, outcome: CallOutcome) => void;
 }
 
 const DEFAULT_PING_SEC = 60;
@@ -92,6 +95,7 @@ class Link implements ChargerSocketEvents {
       onBadFrame(report) {
         link.opts.log.debug({ identity, ...report }, 'bad OCPP-J frame from the CSMS');
       },
+      onCallAnswered: this.opts.onCallAnswered,
     });
     this.socket = openChargerSocket(
       {

@@ -14,7 +14,11 @@ import {
   type ChargerTimings,
 } from '../../actors/charger/charger-ports.ts';
 import type { Logger } from '../logger.ts';
-import { createChargerLink, type ChargerConnectionSettings } from './charger-link.ts';
+import {
+  createChargerLink,
+  type ChargerConnectionSettings,
+  type ChargerLinkOptions,
+} from './charger-link.ts';
 
 export type { ChargerConnectionSettings };
 
@@ -29,6 +33,8 @@ export interface ChargerRuntimeOptions {
   /** When set, overrides every charger's WebSocketPingInterval (default 60 s); 0 disables. */
   pingIntervalSec?: number;
   onSchemaError?: (identity: string, report: unknown) => void;
+  /** Round trip of every CALL the chargers make (ms since written); for load tests. */
+  onCallAnswered?: ChargerLinkOptions['onCallAnswered'];
   /** Defaults for every charger created here; the input's own timings win. */
   timings?: Partial<ChargerTimings>;
 }
@@ -61,6 +67,7 @@ export function createChargerRuntime(opts: ChargerRuntimeOptions): ChargerRuntim
     callTimeoutMs: opts.callTimeoutMs,
     pingIntervalSec: opts.pingIntervalSec,
     onSchemaError: opts.onSchemaError,
+    onCallAnswered: opts.onCallAnswered,
   });
   const machine = createChargerMachine({ now: Date.now, random: Math.random }).provide({
     actors: { link },

@@ -32,6 +32,7 @@ export { RpcEndpoint } from './rpc-endpoint.ts';
 export type {
   RpcEndpointOptions,
   CallOptions,
+  CallOutcome,
   RpcClock,
   SchemaErrorReport,
   BadFrameReport,

@@ -49,8 +49,15 @@ export interface RpcEndpointOptions {
   onSchemaError?: (e: SchemaErrorReport) => void;
   /** A frame that is not OCPP-J (not JSON, wrong shape, unknown message type). */
   onBadFrame?: (e: BadFrameReport) => void;
+  /**
+   * Told when one of our CALLs is answered or times out, with the time since it was written
+   * (load tests measure round trips with it). Costs nothing when absent.
+   */
+  onCallAnswered?: (action: string, ms: number, outcome: CallOutcome) => void;
   clock?: RpcClock;
 }
+
+export type CallOutcome = 'result' | 'error' | 'timeout';
 
 export interface CallOptions {
   /** Send the payload as written and accept whatever result comes back (raw proxy messages). */
@@ -64,6 +71,8 @@ interface OutgoingCall {
   payload: unknown;
   skipValidation: boolean;
   timeoutMs: number;
+  /** performance.now() when written; only kept when someone listens to onCallAnswered. */
+  sentAt: number;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   resolve: (result: any) => void;
   reject: (error: Error) => void;
@@ -88,6 +97,7 @@ export class RpcEndpoint {
   readonly #callTimeoutMs: number;
   readonly #onSchemaError: ((e: SchemaErrorReport) => void) | undefined;
   readonly #onBadFrame: ((e: BadFrameReport) => void) | undefined;
+  readonly #onCallAnswered: RpcEndpointOptions['onCallAnswered'];
   readonly #clock: RpcClock;
   // Message ids only need to be unique per endpoint: a random prefix and a counter.
   readonly #idPrefix = Math.random().toString(36).slice(2, 8);
@@ -105,6 +115,7 @@ export class RpcEndpoint {
     this.#callTimeoutMs = opts.callTimeoutMs ?? 30_000;
     this.#onSchemaError = opts.onSchemaError;
     this.#onBadFrame = opts.onBadFrame;
+    this.#onCallAnswered = opts.onCallAnswered;
     this.#clock = opts.clock ?? SYSTEM_CLOCK;
   }
 
@@ -135,6 +146,7 @@ export class RpcEndpoint {
         payload,
         skipValidation,
         timeoutMs: opts?.timeoutMs ?? this.#callTimeoutMs,
+        sentAt: 0,
         resolve,
         reject,
       });
@@ -152,7 +164,7 @@ export class RpcEndpoint {
         this.#handleCall(frame);
         return;
       case MessageType.CALLRESULT: {
-        const call = this.#settle(frame.id);
+        const call = this.#settle(frame.id, 'result');
         if (!call) return; // a late answer to a call that timed out: OCPP-J says ignore it
         if (!call.skipValidation) {
           const error = validateResult(this.version, call.action, frame.payload);
@@ -166,14 +178,14 @@ export class RpcEndpoint {
         return;
       }
       case MessageType.CALLERROR:
-        this.#settle(frame.id)?.reject(new RpcError(frame.code, frame.description, frame.details));
+        this.#settle(frame.id, 'error')?.reject(new RpcError(frame.code, frame.description, frame.details));
         return;
       case MessageType.CALLRESULTERROR:
         return; // OCPP 2.1: the peer disliked one of our results; nothing to answer or retry
       default: {
         const code = errorCodeFor(this.version, frame.problem);
         this.#onBadFrame?.({ text, code, message: frame.message });
-        const call = frame.id === null ? null : this.#settle(frame.id);
+        const call = frame.id === null ? null : this.#settle(frame.id, 'error');
         if (call) {
           call.reject(new RpcError(code, frame.message));
         } else if (frame.id !== null) {
@@ -205,6 +217,7 @@ export class RpcEndpoint {
       // In flight before writing: an in-process transport may deliver the answer synchronously.
       this.#inFlight = call;
       this.#timer = this.#clock.setTimeout(this.#onTimeout, call.timeoutMs);
+      if (this.#onCallAnswered) call.sentAt = performance.now();
       try {
         this.#send(serializeCall(call.id, call.action, call.payload));
       } catch (error) {
@@ -219,9 +232,10 @@ export class RpcEndpoint {
   }
 
   /** Takes the outstanding call if `id` answers it, and lets the next queued call go. */
-  #settle(id: string): OutgoingCall | null {
+  #settle(id: string, outcome: CallOutcome): OutgoingCall | null {
     const call = this.#inFlight;
     if (!call || call.id !== id) return null;
+    this.#onCallAnswered?.(call.action, performance.now() - call.sentAt, outcome);
     this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#inFlight = null;
@@ -234,6 +248,7 @@ export class RpcEndpoint {
     this.#timer = undefined;
     if (!call) return;
     this.#inFlight = null;
+    this.#onCallAnswered?.(call.action, performance.now() - call.sentAt, 'timeout');
     call.reject(new RpcTimeoutError(call.action, call.timeoutMs));
     this.#sendNext();
   };

@@ -1,7 +1,7 @@
 // Runs the reference central system in a worker thread: same process and loopback, but its own
 // V8 heap, so the main thread's heap figures are the chargers' alone (RSS stays process-wide).
 import { Worker, isMainThread, parentPort } from 'node:worker_threads';
-import { startReferenceCsms, type ReferenceCsmsStats } from './reference-csms.ts';
+import { startReferenceCsms, type ReferenceCsmsStats } from '../../../engine/loadtest/reference-csms.ts';
 
 export interface ReferenceCsmsWorker {
   url: string;

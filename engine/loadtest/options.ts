@@ -1,0 +1,177 @@
+// The load test's command line: `npm run loadtest -- [options]`, parsed and checked into one
+// LoadtestOptions object. Errors are UsageErrors with a sentence for the user.
+import { parseArgs } from 'node:util';
+
+export type OcppMix = 'ocpp1.6' | 'ocpp2.0.1' | 'mix';
+
+export interface LoadtestOptions {
+  chargers: number;
+  ocpp: OcppMix;
+  /** Chargers deployed per second; 0 = all at once. */
+  ramp: number;
+  /** Seconds from the first deploy to the end of the run. */
+  durationSec: number;
+  /** Share of the chargers that run a charging session (0..1). */
+  chargingShare: number;
+  heartbeatSec: number;
+  meterIntervalSec: number;
+  /** A central system to load instead of the built-in reference one. */
+  csmsUrl?: string;
+  /** Deploy through the running service's API at this base URL instead of in this process. */
+  viaApi?: string;
+  token?: string;
+  /** Source addresses, round-robin per charger (each allows ~28k connections to one server port). */
+  localAddresses: string[];
+  /** Where to write the JSON report; the HTML report goes next to it (.html). */
+  reportFile?: string;
+  help: boolean;
+}
+
+export class UsageError extends Error {}
+
+export const USAGE = `Usage: npm run loadtest -- [options]
+
+  --chargers N              virtual chargers to run (default 1000)
+  --ocpp 1.6|2.0.1|mix      OCPP version; mix = half and half (default mix)
+  --ramp PER_SECOND         chargers deployed per second, 0 = unlimited (default 0)
+  --duration SECONDS        length of the run from the first deploy (default 60)
+  --charging-share FRACTION share of chargers running a session with meter values (default 0.2)
+  --heartbeat SECONDS       heartbeat interval (default 300)
+  --meter-interval SECONDS  meter value interval while charging (default 30)
+  --csms URL                central system to load (default: a reference central system
+                            started in its own process on loopback)
+  --via-api URL             deploy through the running service's API (POST /evcharger/location),
+                            with --token or env TOKEN
+  --token TOKEN             bearer token for --via-api
+  --local-addresses A-B     source addresses round-robin, e.g. 127.0.0.1-127.0.0.8
+  --report FILE             write the JSON report there and the HTML report next to it
+  -h, --help                this text
+`;
+
+function number(name: string, raw: string, check: (n: number) => boolean, what: string): number {
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(n) || !check(n))
+    throw new UsageError(`--${name} must be ${what}, not "${raw}"`);
+  return n;
+}
+
+const positiveInt = (n: number) => Number.isInteger(n) && n > 0;
+
+function ocppOf(raw: string): OcppMix {
+  switch (raw) {
+    case '1.6':
+    case 'ocpp1.6':
+      return 'ocpp1.6';
+    case '2.0.1':
+    case 'ocpp2.0.1':
+      return 'ocpp2.0.1';
+    case 'mix':
+      return 'mix';
+    default:
+      throw new UsageError(`--ocpp must be 1.6, 2.0.1 or mix, not "${raw}"`);
+  }
+}
+
+function ipv4ToInt(address: string): number | null {
+  const parts = address.split('.');
+  if (parts.length !== 4) return null;
+  let n = 0;
+  for (const part of parts) {
+    const b = Number(part);
+    if (!/^\d{1,3}$/.test(part) || b > 255) return null;
+    n = n * 256 + b;
+  }
+  return n;
+}
+
+const intToIpv4 = (n: number) => [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
+
+/** `127.0.0.1-127.0.0.8`, `127.0.0.1-8`, or a comma list of addresses and ranges. */
+export function parseAddressRange(raw: string): string[] {
+  const out: string[] = [];
+  for (const item of raw.split(',').map((s) => s.trim())) {
+    if (item === '') continue;
+    const [from, to] = item.split('-');
+    const start = ipv4ToInt(from);
+    if (start === null) throw new UsageError(`--local-addresses: "${from}" is not an IPv4 address`);
+    if (to === undefined) {
+      out.push(from);
+      continue;
+    }
+    // The end may be a whole address or just its last byte.
+    const end = /^\d{1,3}$/.test(to) ? (start & ~255) + Number(to) : ipv4ToInt(to);
+    if (end === null || end < start || end - start > 1024)
+      throw new UsageError(`--local-addresses: "${item}" is not a range of at most 1024 addresses`);
+    for (let n = start; n <= end; n++) out.push(intToIpv4(n));
+  }
+  if (out.length === 0) throw new UsageError('--local-addresses names no address');
+  return out;
+}
+
+export function parseLoadtestOptions(
+  argv: string[],
+  env: Record<string, string | undefined> = {},
+): LoadtestOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        chargers: { type: 'string', default: '1000' },
+        ocpp: { type: 'string', default: 'mix' },
+        ramp: { type: 'string', default: '0' },
+        duration: { type: 'string', default: '60' },
+        'charging-share': { type: 'string', default: '0.2' },
+        heartbeat: { type: 'string', default: '300' },
+        'meter-interval': { type: 'string', default: '30' },
+        csms: { type: 'string' },
+        'via-api': { type: 'string' },
+        token: { type: 'string' },
+        'local-addresses': { type: 'string' },
+        report: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const options: LoadtestOptions = {
+    chargers: number('chargers', values.chargers, positiveInt, 'a positive integer'),
+    ocpp: ocppOf(values.ocpp),
+    ramp: number('ramp', values.ramp, (n) => n >= 0, 'a number >= 0'),
+    durationSec: number('duration', values.duration, (n) => n > 0, 'a number of seconds > 0'),
+    chargingShare: number(
+      'charging-share',
+      values['charging-share'],
+      (n) => n >= 0 && n <= 1,
+      'a fraction between 0 and 1',
+    ),
+    heartbeatSec: number('heartbeat', values.heartbeat, positiveInt, 'a positive whole number of seconds'),
+    meterIntervalSec: number(
+      'meter-interval',
+      values['meter-interval'],
+      positiveInt,
+      'a positive whole number of seconds',
+    ),
+    localAddresses: values['local-addresses'] ? parseAddressRange(values['local-addresses']) : [],
+    help: values.help,
+  };
+  if (values.csms !== undefined) {
+    if (!/^wss?:\/\/./.test(values.csms)) throw new UsageError('--csms must be a ws:// or wss:// URL');
+    options.csmsUrl = values.csms;
+  }
+  if (values['via-api'] !== undefined) {
+    if (!/^https?:\/\/./.test(values['via-api']))
+      throw new UsageError('--via-api must be an http:// or https:// URL');
+    options.viaApi = values['via-api'].replace(/\/+$/, '');
+    options.token = values.token ?? env.TOKEN;
+    if (!options.token)
+      throw new UsageError('--via-api needs a token: --token or the TOKEN environment variable');
+    if (options.localAddresses.length > 0)
+      throw new UsageError('--local-addresses applies to chargers run here, not with --via-api');
+  }
+  if (values.report !== undefined) options.reportFile = values.report;
+  return options;
+}
