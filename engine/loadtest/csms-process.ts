@@ -64,8 +64,11 @@ if (process.send && process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
     const csms = await startReferenceCsms(options);
     process.on('message', async (request: Request) => {
-      if (request.type === 'stats') send({ type: 'stats', stats: csms.stats() } satisfies Reply);
-      else {
+      if (request.type === 'stats') {
+        const cpu = process.cpuUsage();
+        const stats = { ...csms.stats(), processCpuMs: Math.round((cpu.user + cpu.system) / 1000) };
+        send({ type: 'stats', stats } satisfies Reply);
+      } else {
         await csms.close();
         send({ type: 'closed' } satisfies Reply, () => process.exit(0));
       }

@@ -189,7 +189,7 @@ export class LoadMetrics {
     const elapsed = Math.max(0.001, (at - this.#lastAt) / 1000);
     const cpu = process.cpuUsage(this.#lastCpu);
     this.#lastCpu = process.cpuUsage();
-    const memory = process.memoryUsage();
+    const memory = memoryUsage();
     const stages: Partial<Record<Stage, number>> = {};
     STAGES.forEach((s, i) => {
       if (this.stageCounts[i] > 0) stages[s] = this.stageCounts[i];
@@ -224,6 +224,18 @@ export class LoadMetrics {
     const needed = Math.max(1, Math.ceil(share * this.chargers));
     return times.length >= needed ? times[needed - 1] : null;
   }
+}
+
+let lastMemory = { rss: 0, heapUsed: 0 };
+/** process.memoryUsage() reads /proc: out of file descriptors it throws, so keep the last reading. */
+function memoryUsage(): { rss: number; heapUsed: number } {
+  try {
+    const m = process.memoryUsage();
+    lastMemory = { rss: m.rss, heapUsed: m.heapUsed };
+  } catch {
+    // EMFILE: the chargers hold every descriptor the process may open.
+  }
+  return lastMemory;
 }
 
 export const round = (n: number, digits: number): number => {

@@ -37,6 +37,8 @@ export interface ReferenceCsmsStats {
   /** Frames that were not OCPP-J. */
   badFrames: number;
   transactions: TransactionStats;
+  /** CPU time of the central system's process so far (ms, user + system), when it runs alone. */
+  processCpuMs?: number;
 }
 
 export interface ReferenceCsmsOptions {

@@ -1,5 +1,6 @@
 // The load test's outcome as one JSON-able object, the summary table printed at the end, and the
 // checks against the targets. The HTML rendering lives in report-html.ts.
+import { readFileSync } from 'node:fs';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import type { Sample } from './metrics.ts';
 import { round } from './metrics.ts';
@@ -20,7 +21,15 @@ export interface ActionReport {
 export interface LoadtestReport {
   startedAt: string;
   options: Omit<LoadtestOptions, 'token' | 'help'>;
-  machine: { node: string; cores: number; cpu: string; memoryGb: number; platform: string };
+  machine: {
+    node: string;
+    cores: number;
+    cpu: string;
+    memoryGb: number;
+    platform: string;
+    /** Files (so sockets) one process may open: ulimit -n; null when unknown. */
+    openFiles: number | null;
+  };
   mode: 'in-process' | 'via-api';
   /** The central system loaded: the built-in reference one (own process) or --csms. */
   csms: { url: string; builtIn: boolean };
@@ -74,7 +83,21 @@ export function machineInfo(): LoadtestReport['machine'] {
     cpu: cpus()[0]?.model ?? 'unknown',
     memoryGb: Math.round(totalmem() / 2 ** 30),
     platform: `${process.platform} ${process.arch}`,
+    openFiles: openFileLimit(),
   };
+}
+
+/** The soft limit on open files of this process (Linux), which caps its connections. */
+export function openFileLimit(): number | null {
+  try {
+    const line = readFileSync('/proc/self/limits', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Max open files'));
+    const soft = Number(line?.split(/\s{2,}/)[1]);
+    return Number.isFinite(soft) ? soft : null;
+  } catch {
+    return null;
+  }
 }
 
 export function buildReport(
@@ -258,6 +281,12 @@ export function summaryText(r: LoadtestReport): string {
       ['engine RSS idle / peak', `${mb(r.memory.idleRss)} / ${mb(r.memory.peakRss)}`],
       ['engine CPU steady state (one core)', pct(r.cpu.steadyPercent)],
       ['engine CPU whole run (one core)', pct(r.cpu.totalPercent)],
+      [
+        'central system CPU whole run (one core)',
+        cs?.processCpuMs === undefined
+          ? 'n/a'
+          : pct(Math.round((cs.processCpuMs / 10 / Math.max(1, r.marks.endAt)) * 10) / 10),
+      ],
     ]),
   );
   lines.push('');

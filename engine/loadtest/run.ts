@@ -6,7 +6,7 @@ import { dirname } from 'node:path';
 import { spawnCsmsProcess } from './csms-process.ts';
 import { progressLine, type Sample } from './metrics.ts';
 import type { LoadtestOptions } from './options.ts';
-import { buildReport, type LoadtestReport } from './report.ts';
+import { buildReport, openFileLimit, type LoadtestReport } from './report.ts';
 import { renderHtml } from './report-html.ts';
 import { runLocal } from './run-local.ts';
 
@@ -60,6 +60,12 @@ export function writeReports(report: LoadtestReport, paths: { json: string; html
 
 export async function runLoadtest(options: LoadtestOptions, out: ProgressOutput): Promise<LoadtestReport> {
   const startedAt = new Date();
+  const files = openFileLimit();
+  if (files !== null && options.chargers + 100 > files)
+    out.write(
+      `warning: ${options.chargers} chargers need as many sockets, and this process may open ${files} files ` +
+        `(ulimit -n): past that, connections fail with EMFILE and retry.\n`,
+    );
   const csms = options.csmsUrl ? null : await spawnCsmsProcess({ heartbeatSec: options.heartbeatSec });
   const url = options.csmsUrl ?? csms!.url;
   const progress = progressPrinter(out, options.chargers);

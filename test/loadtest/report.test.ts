@@ -1,0 +1,205 @@
+// Report generation from what a run observed: latency percentiles, online times, the lost and
+// duplicated transaction arithmetic, the summary table, the offline HTML page and the progress line.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LatencyHistogram, LoadMetrics, progressLine } from '../../engine/loadtest/metrics.ts';
+import { parseLoadtestOptions } from '../../engine/loadtest/options.ts';
+import type { ReferenceCsmsStats } from '../../engine/loadtest/reference-csms.ts';
+import { buildReport, summaryText } from '../../engine/loadtest/report.ts';
+import { renderHtml } from '../../engine/loadtest/report-html.ts';
+import { progressPrinter, reportPaths, writeReports } from '../../engine/loadtest/run.ts';
+import { indexOf, identityOf, type LocalRunResult } from '../../engine/loadtest/run-local.ts';
+
+test('latency histogram: percentiles within the 10 % bucket resolution, capped at the max', () => {
+  const h = new LatencyHistogram();
+  for (let ms = 1; ms <= 1000; ms++) h.add(ms);
+  assert.equal(h.count, 1000);
+  for (const [p, exact] of [
+    [50, 500],
+    [95, 950],
+    [99, 990],
+  ]) {
+    const got = h.percentile(p);
+    assert.ok(got >= exact && got <= exact * 1.1, `p${p} = ${got}, exact ${exact}`);
+  }
+  assert.equal(h.percentile(100), 1000);
+  assert.equal(new LatencyHistogram().percentile(50), 0);
+});
+
+function observedRun(): LocalRunResult {
+  const metrics = new LoadMetrics(4, indexOf);
+  const at = new Date().toISOString();
+  for (let i = 0; i < 4; i++) {
+    metrics.onStage({ identity: identityOf(i), attempt: 1, stage: 'connecting', outcome: 'in_progress', at });
+  }
+  for (let i = 0; i < 3; i++) {
+    metrics.onStage({ identity: identityOf(i), attempt: 1, stage: 'online', outcome: 'succeeded', at });
+  }
+  metrics.onStage({
+    identity: identityOf(3),
+    attempt: 1,
+    stage: 'offline',
+    outcome: 'failed',
+    at,
+    code: 'WS_CONNECT_REFUSED',
+  });
+  metrics.onCall('BootNotification', 12, 'result');
+  metrics.onCall('BootNotification', 30, 'result');
+  metrics.onCall('Heartbeat', 2, 'error');
+  metrics.onCall('Heartbeat', 30_000, 'timeout');
+  metrics.sample();
+  return {
+    metrics,
+    marks: { allOnline: null, idleMeasuredAt: null, sessionsStartedAt: 1, steadyFrom: 6, endAt: 20 },
+    baseline: { rss: 100 * 1024 * 1024, heapUsed: 20 * 1024 * 1024 },
+    idle: { rss: 100 * 1024 * 1024 + 4 * 36 * 1024, heapUsed: 20 * 1024 * 1024 + 4 * 15 * 1024 },
+    peakRss: 120 * 1024 * 1024,
+    sessions: 2,
+    sessionsStopped: 2,
+    steadyCpu: 3.5,
+    totalCpu: 40,
+  };
+}
+
+function csmsStats(over: Partial<ReferenceCsmsStats['transactions']> = {}): ReferenceCsmsStats {
+  return {
+    connections: 3,
+    accepted: 3,
+    closed: 0,
+    calls: { BootNotification: 3 },
+    callErrors: { FormationViolation: 1 },
+    schemaErrors: 1,
+    schemaErrorSamples: ['LT000001 in call Heartbeat: FormationViolation ...'],
+    badFrames: 0,
+    transactions: {
+      started: 2,
+      stopped: 2,
+      open: 0,
+      duplicateStarts: 0,
+      duplicateStops: 0,
+      unknown: 0,
+      ...over,
+    },
+  };
+}
+
+test('report: online times, latency per action, memory per charger and the failed checks', () => {
+  const options = parseLoadtestOptions(['--chargers', '4', '--duration', '20', '--token', 'secret']);
+  const r = buildReport(
+    options,
+    observedRun(),
+    { url: 'ws://127.0.0.1:1', builtIn: true, stats: csmsStats() },
+    new Date(),
+  );
+  assert.equal(r.online.reached, 3);
+  assert.equal(r.online.atEnd, 3);
+  assert.equal(r.online.all, null);
+  assert.ok(r.online.first !== null && r.online.first >= 0);
+  assert.deepEqual(Object.keys(r.latency), ['BootNotification', 'Heartbeat']);
+  assert.equal(r.latency.BootNotification.count, 2);
+  assert.ok(r.latency.BootNotification.p99 >= 29 && r.latency.BootNotification.p99 <= 30);
+  assert.equal(r.latency.Heartbeat.errors, 1);
+  assert.equal(r.latency.Heartbeat.timeouts, 1);
+  assert.deepEqual(r.failures, { WS_CONNECT_REFUSED: 1 });
+  assert.equal(r.memory.rssPerCharger, 36 * 1024);
+  assert.equal(r.memory.heapPerCharger, 15 * 1024);
+  assert.deepEqual(r.transactions, { sessions: 2, sessionsStopped: 2, lost: 0, duplicated: 0 });
+  assert.equal('token' in r.options, false, 'the token never enters a report');
+  assert.deepEqual(
+    r.checks.map((c) => [c.name, c.ok]),
+    [
+      ['every charger came online', false],
+      ['no schema error', false],
+      ['no lost or duplicated transaction', true],
+    ],
+  );
+  const text = summaryText(r);
+  assert.match(text, /3\/4/);
+  assert.match(text, /BootNotification\s+2\s/);
+  assert.match(text, /engine RSS per idle charger\s+36\.0 KB/);
+  assert.match(text, /FAIL every charger came online: 3\/4/);
+});
+
+test('report: a session the central system never saw stop is lost, one seen twice is duplicated', () => {
+  const options = parseLoadtestOptions(['--chargers', '4']);
+  const lost = buildReport(
+    options,
+    observedRun(),
+    { url: 'u', builtIn: true, stats: csmsStats({ started: 1, stopped: 0, open: 1 }) },
+    new Date(),
+  );
+  assert.equal(lost.transactions.lost, 2); // one never started, one never stopped
+  const twice = buildReport(
+    options,
+    observedRun(),
+    { url: 'u', builtIn: true, stats: csmsStats({ duplicateStarts: 1, duplicateStops: 1 }) },
+    new Date(),
+  );
+  assert.equal(twice.transactions.duplicated, 2);
+  const external = buildReport(
+    options,
+    observedRun(),
+    { url: 'ws://elsewhere', builtIn: false, stats: null },
+    new Date(),
+  );
+  assert.equal(external.transactions.lost, null);
+  assert.equal(external.checks.length, 2);
+});
+
+test('report files: JSON and a self-contained HTML page with SVG charts', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'evsim-loadtest-'));
+  try {
+    const r = buildReport(
+      parseLoadtestOptions(['--chargers', '4']),
+      observedRun(),
+      { url: 'u', builtIn: true, stats: csmsStats() },
+      new Date(),
+    );
+    const paths = reportPaths(join(dir, 'nested', 'run.json'));
+    assert.equal(paths.html, join(dir, 'nested', 'run.html'));
+    writeReports(r, paths);
+    const json = JSON.parse(readFileSync(paths.json, 'utf8'));
+    assert.equal(json.chargers, 4);
+    assert.equal(json.timeline.length, 1);
+    const html = readFileSync(paths.html, 'utf8');
+    assert.equal(html, renderHtml(r));
+    assert.equal((html.match(/<svg /g) ?? []).length, 3);
+    assert.match(html, /Chargers online over time/);
+    assert.match(html, /Round-trip latency over time/);
+    assert.doesNotMatch(html, /<script|src=|href=/, 'opens offline: nothing to fetch');
+    assert.match(
+      reportPaths(undefined, new Date('2025-01-02T03:04:05.678Z')).json,
+      /^reports\/loadtest-2025-01-02T03-04-05-678Z\.json$/,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('progress: rewritten in place on a terminal, one line per 10 s otherwise', () => {
+  const sample = observedRun().metrics.samples[0];
+  const line = progressLine(sample, 4);
+  assert.match(
+    line,
+    /online 3\/4 \| offline 1 \| boots\/s \d+ \| calls\/s \d+ \| errors \d+ \| RSS \d+ MB \| CPU \d+%/,
+  );
+
+  const tty: string[] = [];
+  const onTty = progressPrinter({ isTTY: true, write: (s) => tty.push(s) }, 4);
+  onTty.onSample(sample);
+  onTty.onSample({ ...sample, t: sample.t + 1 });
+  onTty.done();
+  assert.equal(tty.length, 3);
+  assert.ok(tty[0].startsWith('\r') && tty[0].endsWith('\x1b[K'));
+  assert.equal(tty[2], '\n');
+
+  const pipe: string[] = [];
+  const onPipe = progressPrinter({ isTTY: false, write: (s) => pipe.push(s) }, 4);
+  for (let t = 0; t < 25; t++) onPipe.onSample({ ...sample, t });
+  onPipe.done();
+  assert.equal(pipe.length, 3); // t = 0, 10, 20
+  assert.ok(pipe.every((s) => s.endsWith('\n') && !s.includes('\r')));
+});
