@@ -129,7 +129,7 @@ export function buildReport(
     startedAt: startedAt.toISOString(),
     options: shownOptions,
     machine: machineInfo(),
-    mode: 'in-process',
+    mode: options.viaApi ? 'via-api' : 'in-process',
     csms: { url: csms.url, builtIn: csms.builtIn },
     chargers: options.chargers,
     online: {

@@ -172,9 +172,9 @@ export async function runLocal(options: LoadtestOptions, hooks: LocalRunHooks): 
     marks.idleMeasuredAt = metrics.now();
   }
 
-  // Sessions, spread over one meter interval (at most 10 s) so meter values do not come in waves.
+  // Sessions, spread over one meter interval (at most 30 s) so meter values do not come in waves.
   const charging = chargingIndexes(next, options.chargingShare);
-  const spreadMs = Math.min(options.meterIntervalSec, 10) * 1000;
+  const spreadMs = Math.min(options.meterIntervalSec, 30) * 1000;
   if (charging.length > 0 && remaining() > 0) {
     marks.sessionsStartedAt = metrics.now();
     const perTick = Math.max(1, Math.ceil(charging.length / (spreadMs / 100)));

@@ -9,6 +9,7 @@ import type { LoadtestOptions } from './options.ts';
 import { buildReport, openFileLimit, type LoadtestReport } from './report.ts';
 import { renderHtml } from './report-html.ts';
 import { runLocal } from './run-local.ts';
+import { runViaApi } from './run-via-api.ts';
 
 export interface ProgressOutput {
   isTTY?: boolean;
@@ -61,7 +62,7 @@ export function writeReports(report: LoadtestReport, paths: { json: string; html
 export async function runLoadtest(options: LoadtestOptions, out: ProgressOutput): Promise<LoadtestReport> {
   const startedAt = new Date();
   const files = openFileLimit();
-  if (files !== null && options.chargers + 100 > files)
+  if (files !== null && !options.viaApi && options.chargers + 100 > files)
     out.write(
       `warning: ${options.chargers} chargers need as many sockets, and this process may open ${files} files ` +
         `(ulimit -n): past that, connections fail with EMFILE and retry.\n`,
@@ -70,7 +71,8 @@ export async function runLoadtest(options: LoadtestOptions, out: ProgressOutput)
   const url = options.csmsUrl ?? csms!.url;
   const progress = progressPrinter(out, options.chargers);
   try {
-    const run = await runLocal(options, { csmsUrl: url, onSample: progress.onSample });
+    const hooks = { csmsUrl: url, onSample: progress.onSample };
+    const run = options.viaApi ? await runViaApi(options, hooks) : await runLocal(options, hooks);
     progress.done();
     const stats = csms ? await csms.stats() : null;
     return buildReport(options, run, { url, builtIn: csms !== null, stats }, startedAt);

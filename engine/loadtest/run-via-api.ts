@@ -1,0 +1,143 @@
+// --via-api: the chargers run inside the service, deployed through its API, so the whole product
+// is what is measured. Locations of up to 1000 chargers go to POST /evcharger/location (E7) at the
+// ramp; GET /evcharger/deployments is polled once a second for every charger's stage; at the end
+// the locations are deleted (E8). Round trips are not visible from here (they happen inside the
+// service); the central system's counts are, when it is the reference one.
+import { LoadMetrics, type Sample } from './metrics.ts';
+import type { LoadtestOptions } from './options.ts';
+import { identityOf, indexOf, type LocalRunResult, type PhaseMarks } from './run-local.ts';
+import type { Stage, StageOutcome } from '../../actors/charger/charger-ports.ts';
+
+const LOCATION_MAX = 1000;
+const PAGE = 500;
+
+interface DeploymentItem {
+  identity: string;
+  stage: Stage;
+  outcome: StageOutcome;
+}
+
+export interface ViaApiHooks {
+  csmsUrl: string;
+  onSample?: (sample: Sample) => void;
+  fetch?: typeof fetch;
+}
+
+export async function runViaApi(options: LoadtestOptions, hooks: ViaApiHooks): Promise<LocalRunResult> {
+  const doFetch = hooks.fetch ?? fetch;
+  const base = options.viaApi!;
+  const call = async (method: string, path: string, body?: unknown): Promise<unknown> => {
+    const res = await doFetch(base + path, {
+      method,
+      headers: { authorization: `Bearer ${options.token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 500)}`);
+    return text ? JSON.parse(text) : null;
+  };
+
+  // A catalog model to deploy: the first model of the first brand.
+  const brands = (await call('GET', '/evcharger/catalog?limit=1')) as { data: { slug: string }[] };
+  const brand = brands.data[0]?.slug;
+  if (!brand) throw new Error('the service catalog has no brand to deploy');
+  const models = (await call('GET', `/evcharger/catalog/${brand}/models?limit=1`)) as {
+    data: { slug: string }[];
+  };
+  const model = models.data[0]?.slug;
+  if (!model) throw new Error(`catalog brand ${brand} has no model`);
+
+  const N = options.chargers;
+  const metrics = new LoadMetrics(N, indexOf);
+  const marks: PhaseMarks = {
+    allOnline: null,
+    idleMeasuredAt: null,
+    sessionsStartedAt: null,
+    steadyFrom: null,
+    endAt: options.durationSec,
+  };
+  const locations: string[] = [];
+  const seen = new Map<string, string>(); // identity -> stage/outcome last reported
+  const poll = async () => {
+    for (const location of [...locations]) {
+      let offset: number | null = 0;
+      while (offset !== null) {
+        const page = (await call(
+          'GET',
+          `/evcharger/deployments?location_id=${encodeURIComponent(location)}&limit=${PAGE}&offset=${offset}`,
+        )) as { items: DeploymentItem[]; next_offset: number | null };
+        for (const item of page.items) {
+          const key = `${item.stage}/${item.outcome}`;
+          if (seen.get(item.identity) === key) continue;
+          seen.set(item.identity, key);
+          metrics.onStage({ ...item, attempt: 1, at: new Date().toISOString() });
+        }
+        offset = page.next_offset;
+      }
+    }
+  };
+  let polling = Promise.resolve();
+  const ticker = setInterval(() => {
+    polling = polling
+      .then(poll)
+      .catch((error: Error) => process.stderr.write(`poll failed: ${error.message}\n`))
+      .then(() => hooks.onSample?.(metrics.sample()));
+  }, 1000);
+  const remaining = () => (options.durationSec - metrics.now()) * 1000;
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+
+  const cpuAtStart = process.cpuUsage();
+  const perSecond = options.ramp === 0 ? N : options.ramp;
+  for (let next = 0, batch = 0; next < N && remaining() > 0; batch++) {
+    const second = metrics.now();
+    const end = Math.min(N, next + perSecond);
+    for (; next < end;) {
+      const upto = Math.min(end, next + LOCATION_MAX);
+      const chargers = [];
+      for (let i = next; i < upto; i++)
+        chargers.push({
+          identity: identityOf(i),
+          brand_slug: brand,
+          model,
+          ws_url: hooks.csmsUrl,
+          ocpp_version: options.ocpp === 'mix' ? (i % 2 === 0 ? 'ocpp1.6' : 'ocpp2.0.1') : options.ocpp,
+        });
+      const accepted = (await call('POST', '/evcharger/location', {
+        name: `loadtest ${new Date().toISOString()} #${locations.length + 1}`,
+        chargers,
+      })) as { location_id: string };
+      locations.push(accepted.location_id);
+      next = upto;
+    }
+    if (next < N) await sleep(1000 - (metrics.now() - second) * 1000);
+  }
+  while (metrics.everOnline < N && remaining() > 0) await sleep(200);
+  if (metrics.everOnline === N) marks.allOnline = metrics.timeToOnline(1);
+  if (remaining() > 0) {
+    marks.steadyFrom = metrics.now();
+    await sleep(remaining());
+  }
+  clearInterval(ticker);
+  await polling;
+  for (const location of locations)
+    await call('DELETE', `/evcharger/location?location_id=${encodeURIComponent(location)}`);
+  const totalCpu =
+    Math.round(
+      ((process.cpuUsage(cpuAtStart).user + process.cpuUsage(cpuAtStart).system) /
+        1000 /
+        (metrics.now() * 1000)) *
+        1000,
+    ) / 10;
+  const nothing = { rss: 0, heapUsed: 0 };
+  return {
+    metrics,
+    marks,
+    baseline: nothing,
+    idle: null,
+    peakRss: 0,
+    sessions: 0,
+    sessionsStopped: 0,
+    steadyCpu: null,
+    totalCpu,
+  };
+}
