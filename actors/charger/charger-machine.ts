@@ -694,7 +694,7 @@ export function createChargerMachine(env: ChargerEnv = { now: () => Date.now(), 
             'the charger is not connected to its central system',
           );
         s.send(
-          { action: e.action, payload: (e.payload ?? {}) as Record<string, unknown> },
+          { action: e.action, payload: (e.payload ?? {}) as Record<string, unknown>, raw: true },
           { commandId: e.commandId },
         );
         return;

@@ -121,8 +121,11 @@ export interface LinkInput {
 
 /** Machine -> link. */
 export type LinkCommand =
-  /** Send an OCPP CALL; answer with ocpp.result / ocpp.error carrying the same id. */
-  | { type: 'ocpp.call'; id: string; action: string; payload: object }
+  /**
+   * Send an OCPP CALL; answer with ocpp.result / ocpp.error carrying the same id. raw: send the
+   * payload exactly as written and accept whatever result comes back (no schema validation; PROXY_CALL).
+   */
+  | { type: 'ocpp.call'; id: string; action: string; payload: object; raw?: true }
   /** Simulate a network loss: drop the socket without a close handshake, then report link.closed. */
   | { type: 'link.drop' };
 

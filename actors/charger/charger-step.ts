@@ -72,7 +72,11 @@ export class Step {
       nextCallId: this.ctx.nextCallId + 1,
       calls: { ...this.ctx.calls, [id]: { action: call.action, ...meta } },
     });
-    this.sends.push({ type: 'ocpp.call', id, action: call.action, payload: call.payload });
+    this.sends.push(
+      call.raw
+        ? { type: 'ocpp.call', id, action: call.action, payload: call.payload, raw: true }
+        : { type: 'ocpp.call', id, action: call.action, payload: call.payload },
+    );
     return id;
   }
 

@@ -18,6 +18,8 @@ export type Payload = any;
 export interface OutboundCall {
   action: string;
   payload: Record<string, unknown>;
+  /** Sent as written, without schema validation (a raw proxy message). */
+  raw?: true;
 }
 
 /** Why a transaction starts, changes or ends, independent of the OCPP version. */

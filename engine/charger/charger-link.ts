@@ -33,6 +33,8 @@ export interface ChargerLinkOptions {
 }
 
 const DEFAULT_PING_SEC = 60;
+/** Proxy messages go out exactly as the user wrote them. */
+const RAW = { skipValidation: true } as const;
 
 /** What the machine hears when the CSMS answered a CALL with a CALLERROR, or not in time. */
 function errorEvent(id: string, error: RpcError | RpcTimeoutError): LinkEvent {
@@ -147,7 +149,7 @@ class Link implements ChargerSocketEvents {
 
   call(cmd: OcppCall): void {
     if (!this.rpc) return;
-    this.rpc.call(cmd.action, cmd.payload).then(
+    this.rpc.call(cmd.action, cmd.payload, cmd.raw ? RAW : undefined).then(
       (payload) => this.sendBack({ type: 'ocpp.result', id: cmd.id, payload }),
       (error) => {
         // The connection is going (closed endpoint, socket no longer open): link.closed follows,
