@@ -10,6 +10,7 @@ import { startEmbeddedBroker, type EmbeddedBroker } from './mqtt/embedded-broker
 import { connectMqtt, type MqttConnection } from './mqtt/mqtt-connection.ts';
 import { createTokenService, type TokenService } from './auth/tokens.ts';
 import type { Logger } from './logger.ts';
+import { createSecretBox, secretsKeyOf, type SecretBox } from './secrets/secret-box.ts';
 
 export interface Platform {
   config: Config;
@@ -17,6 +18,8 @@ export interface Platform {
   db: Database;
   mqtt: MqttConnection;
   tokens: TokenService;
+  /** Seals secrets stored in the database (signing keys, partner credentials). */
+  secrets: SecretBox;
   /** Present only when running on the embedded defaults. */
   embedded: { postgres?: EmbeddedPostgres; broker?: EmbeddedBroker };
   close(): Promise<void>;
@@ -49,12 +52,16 @@ export async function startPlatform(config: Config, log: Logger): Promise<Platfo
     cleanups.push(() => mqtt.close());
 
     const tokens = createTokenService(config);
+    const secretsKey = secretsKeyOf(config);
+    if (secretsKey.generated && config.auth.jwtSecret !== undefined)
+      log.warn('SECRETS_KEY is not set: secrets are sealed with a generated key kept in DATA_DIR');
     return {
       config,
       log,
       db,
       mqtt,
       tokens,
+      secrets: createSecretBox(secretsKey.key),
       embedded,
       close: () => runCleanups(cleanups),
     };

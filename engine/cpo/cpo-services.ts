@@ -7,7 +7,6 @@ import { ChargePointOperations } from './charge-point-operations.ts';
 import { ChargePointStore } from './charge-point-store.ts';
 import { LocationStore } from './location-store.ts';
 import { OperationStore } from './operation-store.ts';
-import { createSecretBox, secretsKeyOf } from './secret-box.ts';
 import { SigningKeyStore } from './signing-key-store.ts';
 import { TokenGroupStore } from './token-group-store.ts';
 import { VoucherGroupStore } from './voucher-group-store.ts';
@@ -26,9 +25,6 @@ export interface CpoServices {
 
 export async function startCpoServices(platform: Platform): Promise<CpoServices> {
   const { db, config, log } = platform;
-  const secrets = secretsKeyOf(config);
-  if (secrets.generated && config.auth.jwtSecret !== undefined)
-    log.warn('SECRETS_KEY is not set: signing keys are sealed with a generated key kept in DATA_DIR');
   const { callTimeoutMs, heartbeatIntervalSeconds } = config.centralSystem;
   const operations = new OperationStore(db);
   const caller = new RemoteCaller(platform.mqtt.client, config.mqttTopicPrefix, callTimeoutMs);
@@ -45,7 +41,7 @@ export async function startCpoServices(platform: Platform): Promise<CpoServices>
     locations: new LocationStore(db),
     tokenGroups: new TokenGroupStore(db),
     voucherGroups: new VoucherGroupStore(db, config.voucherDeleteMax),
-    signingKeys: new SigningKeyStore(db, createSecretBox(secrets.key)),
+    signingKeys: new SigningKeyStore(db, platform.secrets),
     chargePoints: new ChargePointStore(db),
     operations,
     chargePointOperations: new ChargePointOperations(db, operations, caller, callTimeoutMs),

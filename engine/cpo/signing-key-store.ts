@@ -9,7 +9,7 @@ import {
   type KeyObject,
 } from 'node:crypto';
 import type { Queryable } from '../db/database.ts';
-import type { SecretBox } from './secret-box.ts';
+import type { SecretBox } from '../secrets/secret-box.ts';
 
 export interface PublicSigningKey {
   key_id: string;

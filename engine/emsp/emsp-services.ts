@@ -22,10 +22,12 @@ export interface EmspServices {
 // A duplicate request waits for the first one at most this long beyond the partner timeout.
 const IDEMPOTENCY_GRACE_MS = 5_000;
 
-export function createEmspServices(platform: Pick<Platform, 'db' | 'config' | 'log'>): EmspServices {
+export function createEmspServices(
+  platform: Pick<Platform, 'db' | 'config' | 'log' | 'secrets'>,
+): EmspServices {
   const { db, config, log } = platform;
   const client = createOcpiClient({ timeoutMs: config.ocpiTimeoutMs, log });
-  const partners = new PartnerStore(db);
+  const partners = new PartnerStore(db, platform.secrets);
   const tokens = new TokenStore(db);
   return {
     idempotency: new IdempotencyStore(db, {

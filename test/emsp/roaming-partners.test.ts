@@ -45,6 +45,19 @@ describe(`roaming partners (${MODE})`, () => {
     assert.doesNotMatch(list.text, /credentials-token-acme/);
   });
 
+  test('the credentials token is stored sealed, never as plain text', async () => {
+    const api = svc.as('partners-sealed');
+    const res = await api('POST', '/roaming/partners', { body: aCpo({ token: 'plain-secret-token-42' }) });
+    assert.equal(res.status, 201);
+    const { rows } = await svc.service.platform.db.query<{ token_sealed: string }>(
+      'SELECT token_sealed FROM roaming_partners WHERE id = $1',
+      [res.body.id],
+    );
+    assert.doesNotMatch(rows[0].token_sealed, /plain-secret-token-42/);
+    const partner = await svc.service.deps.emsp.partners.get('partners-sealed', res.body.id);
+    assert.equal(partner?.token, 'plain-secret-token-42');
+  });
+
   test('POST /roaming/partners answers 409 for the same role and party twice; an EMSP with the same party is fine', async () => {
     const api = svc.as('partners-b');
     assert.equal((await api('POST', '/roaming/partners', { body: aCpo() })).status, 201);

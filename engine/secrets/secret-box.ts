@@ -1,4 +1,4 @@
-// Seals secrets at rest (signing private keys) with AES-256-GCM. The 256-bit key is derived from
+// Seals secrets at rest (signing private keys, partner credentials) with AES-256-GCM. The 256-bit key is derived from
 // SECRETS_KEY; without it a random key is generated once and kept in DATA_DIR, like the dev JWT
 // secret. Additional data binds each ciphertext to its row, so a sealed value cannot be moved.
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
