@@ -11,6 +11,7 @@ import { healthRouter } from './routers/health-router.ts';
 import { catalogRouter } from './routers/catalog-router.ts';
 import { templatesRouter } from './routers/templates-router.ts';
 import { deploymentsRouter } from './routers/deployments-router.ts';
+import { commandsRouter } from './routers/commands-router.ts';
 import { cpoLocationsRouter } from './routers/cpo-locations-router.ts';
 import { cpoGroupsRouter } from './routers/cpo-groups-router.ts';
 import { cpoTariffKeysRouter } from './routers/cpo-tariff-keys-router.ts';
@@ -32,6 +33,7 @@ const AUTHENTICATED_AREAS: Area[] = [
   { router: catalogRouter },
   { router: templatesRouter },
   { router: deploymentsRouter },
+  { router: commandsRouter },
   { router: cpoLocationsRouter, rateLimited: true },
   { router: cpoGroupsRouter, rateLimited: true },
   { router: cpoTariffKeysRouter, rateLimited: true },

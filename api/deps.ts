@@ -6,6 +6,7 @@ import type { TemplateStore } from '../engine/catalog/template-store.ts';
 import type { CpoServices } from '../engine/cpo/cpo-services.ts';
 import type { EmspServices } from '../engine/emsp/emsp-services.ts';
 import type { DeploymentsEngine } from '../engine/deployments/deployments-engine.ts';
+import type { CommandsEngine } from '../engine/commands/commands-engine.ts';
 
 export interface ApiDeps {
   platform: Platform;
@@ -17,4 +18,6 @@ export interface ApiDeps {
   cpo: CpoServices;
   /** Virtual charger deployments (E5-E10): supervisor host, stores, background jobs. */
   deployments: DeploymentsEngine;
+  /** Commands to virtual chargers over MQTT (E11-E16). */
+  commands: CommandsEngine;
 }

@@ -9,6 +9,7 @@ import { TemplateStore } from '../engine/catalog/template-store.ts';
 import { startCpoServices } from '../engine/cpo/cpo-services.ts';
 import { createEmspServices } from '../engine/emsp/emsp-services.ts';
 import { createDeploymentsEngine } from '../engine/deployments/deployments-engine.ts';
+import { createCommandsEngine } from '../engine/commands/commands-engine.ts';
 import { createApp } from './app.ts';
 import type { ApiDeps } from './deps.ts';
 
@@ -34,6 +35,7 @@ export async function startService(config: Config, log: Logger = createLogger(co
     chargePoints: cpo.chargePoints,
     csmsUrl: () => csmsUrl,
   });
+  const commands = createCommandsEngine(platform, deployments.host);
   const deps: ApiDeps = {
     platform,
     catalog,
@@ -41,6 +43,7 @@ export async function startService(config: Config, log: Logger = createLogger(co
     cpo,
     emsp: createEmspServices(platform),
     deployments,
+    commands,
   };
   const app = createApp(deps);
   const server = createServer(app.callback());
@@ -62,7 +65,10 @@ export async function startService(config: Config, log: Logger = createLogger(co
   const url = config.publicUrl ?? `http://${host}:${port}`;
   csmsUrl = `ws://${host}:${port}/ocpp`;
   // Chargers whose desired state is running come back, unfinished background jobs resume.
+  // Commands: subscribed before the chargers come back, so none queued meanwhile is missed.
+  await commands.start();
   await deployments.start().catch(async (err: unknown) => {
+    await commands.close();
     await deployments.close();
     await cpo.close();
     server.close();
@@ -79,6 +85,7 @@ export async function startService(config: Config, log: Logger = createLogger(co
     close() {
       closing ??= (async () => {
         // Chargers first: snapshots flushed, actors stopped but not marked stopped (a restart resumes them).
+        await commands.close();
         await deployments.close();
         // WebSockets first: the HTTP server waits for every open connection.
         await cpo.close();

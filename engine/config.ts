@@ -56,6 +56,7 @@ const envSchema = z.object({
   SECRETS_KEY: optionalString,
   CSMS_HEARTBEAT_INTERVAL: intFrom(300, 1),
   OCPP_CALL_TIMEOUT_MS: intFrom(10_000, 1),
+  COMMAND_TIMEOUT_MS: intFrom(60_000, 1),
   INSPECT: optionalString,
   INSPECT_URL: optionalString.pipe(
     z
@@ -84,6 +85,8 @@ export type Config = {
   secretsKey?: string;
   /** Built-in central system: heartbeat interval given in BootNotification; CSMS-to-charger call timeout. */
   centralSystem: { heartbeatIntervalSeconds: number; callTimeoutMs: number };
+  /** A command not final this long after it was queued ends timed_out (E16). */
+  commandTimeoutMs: number;
   /** XState inspection of chosen chargers (INSPECT: identity, comma list or *); off when unset. */
   inspect?: { identities: '*' | string[]; url: string };
 };
@@ -133,6 +136,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       heartbeatIntervalSeconds: e.CSMS_HEARTBEAT_INTERVAL,
       callTimeoutMs: e.OCPP_CALL_TIMEOUT_MS,
     },
+    commandTimeoutMs: e.COMMAND_TIMEOUT_MS,
     ...(e.INSPECT
       ? { inspect: { identities: inspectList(e.INSPECT), url: e.INSPECT_URL ?? DEFAULT_INSPECT_URL } }
       : {}),

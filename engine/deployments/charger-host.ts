@@ -3,7 +3,7 @@
 // the chargers whose desired state is running at start, and on close stops every actor WITHOUT
 // marking it stopped, so the next start resumes it.
 import { createActor, type Actor } from 'xstate';
-import type { StageEvent } from '../../actors/charger/charger-ports.ts';
+import type { CommandEvent, CommandResult, StageEvent } from '../../actors/charger/charger-ports.ts';
 import {
   createSupervisorMachine,
   type SupervisorMachine,
@@ -33,14 +33,17 @@ class HostedCharger implements ChargerHandle, PersistedCharger {
     source: ChargerSource,
     private readonly actor: ChargerActor,
     private readonly writer: DeploymentWriteBehind,
+    onResult: (result: CommandResult) => void,
   ) {
     this.deploymentId = source.deploymentId;
     this.orgId = source.orgId;
     this.locationId = source.locationId;
     const stage = actor.on('stage', ({ type: _t, ...event }) => writer.stage(this, event));
+    const results = actor.on('command.result', onResult);
     const changes = actor.subscribe({ next: () => writer.changed(this), error: () => undefined });
     this.#unsubscribe.push(
       () => stage.unsubscribe(),
+      () => results.unsubscribe(),
       () => changes.unsubscribe(),
     );
   }
@@ -54,6 +57,10 @@ class HostedCharger implements ChargerHandle, PersistedCharger {
   }
 
   send(event: Parameters<ChargerHandle['send']>[0]): void {
+    this.actor.send(event);
+  }
+
+  command(event: CommandEvent): void {
     this.actor.send(event);
   }
 
@@ -80,6 +87,8 @@ const RESUME_PAGE = 500;
 export class ChargerHost {
   readonly #supervisor: Actor<SupervisorMachine>;
   #closed = false;
+  /** Where every charger's command.result goes (the command consumer). */
+  onCommandResult: (result: CommandResult) => void = () => undefined;
 
   constructor(private readonly opts: ChargerHostOptions) {
     const factory: ChargerFactory = {
@@ -157,6 +166,18 @@ export class ChargerHost {
     return ids;
   }
 
+  holds(deploymentId: string): boolean {
+    return this.#chargers().has(deploymentId);
+  }
+
+  /** Hands a command to a charger this process holds; false when it holds none with that id. */
+  deliver(deploymentId: string, event: CommandEvent): boolean {
+    const charger = this.#closed ? undefined : this.#chargers().get(deploymentId);
+    if (!charger) return false;
+    (charger as HostedCharger).command(event);
+    return true;
+  }
+
   get size(): number {
     return this.#chargers().size;
   }
@@ -179,7 +200,7 @@ export class ChargerHost {
   }
 
   #start(source: ChargerSource, actor: ChargerActor): HostedCharger {
-    const charger = new HostedCharger(source, actor, this.opts.writer);
+    const charger = new HostedCharger(source, actor, this.opts.writer, (r) => this.onCommandResult(r));
     // Before start: the inspector then sees the actor's creation and every event after it.
     this.opts.inspector?.attach(source.input.identity, actor);
     actor.start();

@@ -1,0 +1,146 @@
+// The API side of the command bus: one row per charger (status queued, one INSERT), then one QoS 1
+// message per charger. The broker must be connected before anything is written; a message the
+// broker does not acknowledge in time takes its row with it, so no row is left that nobody will run.
+import { randomUUID } from 'node:crypto';
+import type { MqttClient } from 'mqtt';
+import type { ChargerOcppVersion } from '../../actors/charger/charger-ports.ts';
+import { chargerEvent, type AnyPayload, type EventType } from './command-kinds.ts';
+import type { CommandStore, NewCommand } from './command-store.ts';
+import type { TargetCharger, TargetFailure } from './command-targets.ts';
+import { commandTopic, type CommandMessage } from './command-topics.ts';
+
+export class BrokerUnavailableError extends Error {}
+
+/** Spec "Queued command result". */
+export interface QueuedCommandResult {
+  targeted_count: number;
+  queued_count: number;
+  failed_count: number;
+  results: {
+    charger_id: string;
+    identity: string;
+    command: { id: string; event_type: EventType; ocpp_version: ChargerOcppVersion; payload: AnyPayload };
+  }[];
+  failed: TargetFailure[];
+}
+
+export type QueueOutcome =
+  | { kind: 'queued'; result: QueuedCommandResult }
+  /** No targeted charger can take this payload (its OCPP version wants another shape). */
+  | { kind: 'mismatch'; problem: string };
+
+export interface CommandProducerOptions {
+  mqtt: MqttClient;
+  store: CommandStore;
+  topicPrefix: string;
+  /** How long the broker has to acknowledge the messages of one request. */
+  publishTimeoutMs?: number;
+}
+
+export class CommandProducer {
+  constructor(private readonly opts: CommandProducerOptions) {}
+
+  get connected(): boolean {
+    return this.opts.mqtt.connected;
+  }
+
+  /** Rejects with BrokerUnavailableError when nothing could be queued. */
+  async queue(
+    orgId: string,
+    eventType: EventType,
+    payload: AnyPayload,
+    chargers: TargetCharger[],
+    targetFailures: TargetFailure[],
+  ): Promise<QueueOutcome> {
+    const failed = [...targetFailures];
+    const rows: NewCommand[] = [];
+    const messages: CommandMessage[] = [];
+    let problem: string | undefined;
+    for (const c of chargers) {
+      const built = chargerEvent(eventType, payload, c.ocpp_version);
+      if ('problem' in built) {
+        problem = built.problem;
+        failed.push({ error: built.problem, identity: c.identity });
+        continue;
+      }
+      const id = randomUUID();
+      rows.push({
+        id,
+        organization_id: orgId,
+        deployment_id: c.id,
+        identity: c.identity,
+        event_type: eventType,
+        ocpp_version: c.ocpp_version,
+        payload,
+      });
+      messages.push({ id, deployment_id: c.id, event: { ...built.event, commandId: id } });
+    }
+    if (rows.length === 0 && problem !== undefined) return { kind: 'mismatch', problem };
+    if (!this.connected) throw new BrokerUnavailableError('the message broker is not connected');
+
+    await this.opts.store.insert(rows);
+    const lost = await this.#publish(messages);
+    if (lost.size > 0) {
+      await this.opts.store.deleteQueued([...lost]);
+      if (lost.size === rows.length)
+        throw new BrokerUnavailableError('the message broker did not accept the commands');
+    }
+    const results: QueuedCommandResult['results'] = [];
+    for (const r of rows) {
+      if (lost.has(r.id)) {
+        failed.push({ error: 'the message broker did not accept the command', identity: r.identity });
+        continue;
+      }
+      results.push({
+        charger_id: r.deployment_id,
+        identity: r.identity,
+        command: {
+          id: r.id,
+          event_type: eventType,
+          ocpp_version: r.ocpp_version as ChargerOcppVersion,
+          payload,
+        },
+      });
+    }
+    return {
+      kind: 'queued',
+      result: {
+        targeted_count: results.length + failed.length,
+        queued_count: results.length,
+        failed_count: failed.length,
+        results,
+        failed,
+      },
+    };
+  }
+
+  /** Publishes every message; returns the ids the broker did not acknowledge in time. */
+  async #publish(messages: CommandMessage[]): Promise<Set<string>> {
+    const { mqtt, topicPrefix } = this.opts;
+    const pending = new Set(messages.map((m) => m.id));
+    const lost = new Set<string>();
+    await new Promise<void>((resolve) => {
+      let open = messages.length;
+      if (open === 0) return resolve();
+      // One timer for the whole request, not one per message.
+      const timer = setTimeout(() => {
+        for (const id of pending) lost.add(id);
+        pending.clear();
+        resolve();
+      }, this.opts.publishTimeoutMs ?? 5_000);
+      const settle = (id: string, ok: boolean) => {
+        if (!pending.delete(id)) return;
+        if (!ok) lost.add(id);
+        if (--open === 0) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      for (const m of messages)
+        mqtt.publish(commandTopic(topicPrefix, m.deployment_id), JSON.stringify(m), { qos: 1 }, (err) =>
+          settle(m.id, !err),
+        );
+    });
+    return lost;
+  }
+}

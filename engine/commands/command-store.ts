@@ -1,0 +1,149 @@
+// evc_commands: written by the API (queued, one INSERT per request) and by the engine node holding
+// the charger (received, sent, final; each a batched, conditional UPDATE, so a duplicate MQTT
+// delivery or a late answer never moves a command backwards or runs it twice).
+import type { Queryable } from '../db/database.ts';
+import { isUuid } from '../deployments/deployment-store.ts';
+import type { CommandStatus, Outcome } from './command-outcome.ts';
+
+export interface NewCommand {
+  id: string;
+  organization_id: string;
+  deployment_id: string;
+  identity: string;
+  event_type: string;
+  ocpp_version: string;
+  payload: object;
+}
+
+/** The E16 record. */
+export interface CommandRecord {
+  id: string;
+  charger_id: string;
+  identity: string;
+  event_type: string;
+  status: CommandStatus;
+  payload: object;
+  response: object | null;
+  error: { code: string; description?: string } | null;
+  created_at: string;
+  received_at: string | null;
+  completed_at: string | null;
+}
+
+export interface TimedOut {
+  id: string;
+  at: Date;
+}
+
+const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
+
+export class CommandStore {
+  constructor(
+    private readonly db: Queryable,
+    /** A command not final this long after it was queued ends timed_out. */
+    private readonly timeoutMs: number,
+  ) {}
+
+  /** All rows of one request in one statement. */
+  async insert(commands: NewCommand[]): Promise<void> {
+    if (commands.length === 0) return;
+    await this.db.query(
+      `INSERT INTO evc_commands (id, organization_id, deployment_id, identity, event_type, ocpp_version, payload,
+         deadline_at)
+       SELECT v.id, v.organization_id, v.deployment_id, v.identity, v.event_type, v.ocpp_version, v.payload,
+              now() + make_interval(secs => $2::double precision / 1000)
+       FROM jsonb_to_recordset($1::jsonb) AS v(id uuid, organization_id text, deployment_id uuid, identity text,
+         event_type text, ocpp_version text, payload jsonb)`,
+      [JSON.stringify(commands), this.timeoutMs],
+    );
+  }
+
+  /** Rows whose message never left (the broker went away): nothing is left behind. */
+  async deleteQueued(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.query(`DELETE FROM evc_commands WHERE id = ANY($1::uuid[]) AND status = 'queued'`, [ids]);
+  }
+
+  /** queued -> received; returns the ids this call moved (a redelivered message moves nothing). */
+  async markReceived(ids: string[]): Promise<Set<string>> {
+    const { rows } = await this.db.query<{ id: string }>(
+      `UPDATE evc_commands SET status = 'received', received_at = now()
+       WHERE id = ANY($1::uuid[]) AND status = 'queued' RETURNING id::text AS id`,
+      [ids],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** received -> sent (the charger has the command; its answer may already have been recorded). */
+  async markSent(sent: { id: string; at: Date }[]): Promise<void> {
+    if (sent.length === 0) return;
+    await this.db.query(
+      `UPDATE evc_commands c SET status = 'sent', sent_at = v.at
+       FROM jsonb_to_recordset($1::jsonb) AS v(id uuid, at timestamptz)
+       WHERE c.id = v.id AND c.status = 'received'`,
+      [JSON.stringify(sent)],
+    );
+  }
+
+  /** Final outcomes in one statement; a command already final keeps its first outcome. */
+  async finish(outcomes: (Outcome & { id: string; at: Date })[]): Promise<void> {
+    if (outcomes.length === 0) return;
+    await this.db.query(
+      `UPDATE evc_commands c SET status = v.status, response = v.response, error = v.error, completed_at = v.at,
+         received_at = COALESCE(c.received_at, v.at)
+       FROM jsonb_to_recordset($1::jsonb) AS v(id uuid, status text, response jsonb, error jsonb, at timestamptz)
+       WHERE c.id = v.id AND c.status IN ('queued', 'received', 'sent')`,
+      [JSON.stringify(outcomes)],
+    );
+  }
+
+  /**
+   * Commands of chargers that no node will run (desired stopped, or deleted) fail at once instead
+   * of waiting for their deadline. Returns the ids failed.
+   */
+  async failUnrunnable(ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const { rows } = await this.db.query<{ id: string }>(
+      `UPDATE evc_commands c SET status = 'failed', received_at = now(), completed_at = now(),
+         error = jsonb_build_object('code', 'NOT_RUNNING', 'description',
+           CASE WHEN EXISTS (SELECT 1 FROM evc_deployments d WHERE d.id = c.deployment_id)
+             THEN 'the charger is stopped' ELSE 'the charger was deleted' END)
+       WHERE c.id = ANY($1::uuid[]) AND c.status = 'queued'
+         AND NOT EXISTS (SELECT 1 FROM evc_deployments d WHERE d.id = c.deployment_id AND d.desired = 'running')
+       RETURNING c.id::text AS id`,
+      [ids],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** Every open command past its deadline ends timed_out (one statement for the whole table). */
+  async sweep(): Promise<number> {
+    const { rowCount } = await this.db.query(
+      `UPDATE evc_commands SET status = 'timed_out', completed_at = now(),
+         error = jsonb_build_object('code', 'TIMEOUT', 'description', CASE status
+           WHEN 'queued' THEN 'no engine node holding the charger took the command in time'
+           ELSE 'the charger did not report an outcome in time' END)
+       WHERE status IN ('queued', 'received', 'sent') AND deadline_at < now()`,
+    );
+    return rowCount ?? 0;
+  }
+
+  /** E16: undefined until the charger has received the command, and for other organizations. */
+  async get(orgId: string, id: string): Promise<CommandRecord | undefined> {
+    if (!isUuid(id)) return undefined;
+    const { rows } = await this.db.query<CommandRecord>(
+      `SELECT id::text AS id, deployment_id::text AS charger_id, identity, event_type, status, payload, response,
+              error, created_at, received_at, completed_at
+       FROM evc_commands WHERE organization_id = $1 AND id = $2 AND status <> 'queued'`,
+      [orgId, id],
+    );
+    const r = rows[0];
+    if (!r) return undefined;
+    return {
+      ...r,
+      created_at: iso(r.created_at)!,
+      received_at: iso(r.received_at),
+      completed_at: iso(r.completed_at),
+    };
+  }
+}

@@ -1,0 +1,17 @@
+// MQTT topics of the command bus: the API publishes one message per charger; every engine node
+// subscribes to all of them and acts on the chargers it holds. Deployment ids are uuids, so they
+// need no escaping in a topic.
+import type { CommandEvent } from '../../actors/charger/charger-ports.ts';
+
+export const commandTopic = (prefix: string, deploymentId: string) =>
+  `${prefix}/chargers/${deploymentId}/commands`;
+export const commandSubscription = (prefix: string) => `${prefix}/chargers/+/commands`;
+
+/** Published on commandTopic with QoS 1 (so possibly more than once). */
+export interface CommandMessage {
+  /** The command id (evc_commands.id), also the event's commandId. */
+  id: string;
+  deployment_id: string;
+  /** The charger machine event, ready to send. */
+  event: CommandEvent & { commandId: string };
+}

@@ -1,0 +1,35 @@
+// The command bus of one process: the store the API and E16 read, the producer the API queues
+// with, and the consumer that runs commands on the chargers this process holds.
+import type { Platform } from '../platform.ts';
+import type { ChargerHost } from '../deployments/charger-host.ts';
+import { CommandConsumer } from './command-consumer.ts';
+import { CommandProducer } from './command-producer.ts';
+import { CommandStore } from './command-store.ts';
+
+export interface CommandsEngine {
+  store: CommandStore;
+  producer: CommandProducer;
+  /** Subscribes to the command topics and starts the deadline sweep. */
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createCommandsEngine(platform: Platform, host: ChargerHost): CommandsEngine {
+  const { config, db, mqtt } = platform;
+  const store = new CommandStore(db, config.commandTimeoutMs);
+  const producer = new CommandProducer({ mqtt: mqtt.client, store, topicPrefix: config.mqttTopicPrefix });
+  const consumer = new CommandConsumer({
+    mqtt: mqtt.client,
+    store,
+    host,
+    topicPrefix: config.mqttTopicPrefix,
+    log: platform.log.child({ area: 'commands' }),
+    sweepMs: Math.min(1_000, Math.max(100, Math.floor(config.commandTimeoutMs / 4))),
+  });
+  return {
+    store,
+    producer,
+    start: () => consumer.start(),
+    close: () => consumer.close(),
+  };
+}

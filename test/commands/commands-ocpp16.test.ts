@@ -1,0 +1,3 @@
+import { commandFlows } from './command-flows.ts';
+
+commandFlows('ocpp1.6');
