@@ -34,13 +34,20 @@ const service = await startService(config, createLogger(config));
 const token = await service.platform.tokens.sign!('org-bench');
 const db = service.platform.db;
 
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+async function api(method: string, path: string, body?: unknown): Promise<{ status: number; body: Queued }> {
   const res = await fetch(service.url + path, {
     method,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as Queued };
+}
+
+/** The parts of the answers this benchmark reads (E7's location_id, the queued command result). */
+interface Queued {
+  location_id: string;
+  queued_count: number;
+  results: { command: { id: string } }[];
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -108,7 +115,7 @@ try {
       const accept = performance.now() - start;
       if (res.status !== 202 || res.body.queued_count !== N)
         throw new Error(`${path} answered ${res.status}: ${JSON.stringify(res.body).slice(0, 500)}`);
-      const ids: string[] = res.body.results.map((r: any) => r.command.id);
+      const ids: string[] = res.body.results.map((r) => r.command.id);
       let allFinal = 0;
       for (;;) {
         const { rows } = await db.query<{ n: string }>(
