@@ -27,7 +27,8 @@ describe(`virtual chargers at the built-in central system (${MODE})`, () => {
 
       const cp = await eventually(
         () => as('GET', `/cpo/charge-points/${identity}`),
-        (r) => r.status === 200 && r.body.is_online === true && r.body.charge_point_vendor !== null,
+        // The deployment registers vendor and model from the catalog; firmware arrives with the boot.
+        (r) => r.status === 200 && r.body.is_online === true && r.body.firmware_version !== null,
       );
       assert.equal(cp.body.charge_point_id, identity);
       assert.equal(cp.body.ocpp_version, version);
