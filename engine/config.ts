@@ -57,6 +57,15 @@ const envSchema = z.object({
   CSMS_HEARTBEAT_INTERVAL: intFrom(300, 1),
   OCPP_CALL_TIMEOUT_MS: intFrom(10_000, 1),
   COMMAND_TIMEOUT_MS: intFrom(60_000, 1),
+  STAGE_DEADLINES: optionalString.pipe(
+    z
+      .string()
+      .regex(
+        /^(connecting|registering|offline)=\d+(,(connecting|registering|offline)=\d+)*$/,
+        'must look like connecting=30,registering=120,offline=300 (seconds)',
+      )
+      .optional(),
+  ),
   INSPECT: optionalString,
   INSPECT_URL: optionalString.pipe(
     z
@@ -87,6 +96,8 @@ export type Config = {
   centralSystem: { heartbeatIntervalSeconds: number; callTimeoutMs: number };
   /** A command not final this long after it was queued ends timed_out (E16). */
   commandTimeoutMs: number;
+  /** Seconds a charger may stay in a stage before it is reported `stuck`; unset keeps the charger's defaults. */
+  stageDeadlines: { connecting?: number; registering?: number; offline?: number };
   /** XState inspection of chosen chargers (INSPECT: identity, comma list or *); off when unset. */
   inspect?: { identities: '*' | string[]; url: string };
 };
@@ -137,6 +148,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       callTimeoutMs: e.OCPP_CALL_TIMEOUT_MS,
     },
     commandTimeoutMs: e.COMMAND_TIMEOUT_MS,
+    stageDeadlines: Object.fromEntries(
+      (e.STAGE_DEADLINES ?? '')
+        .split(',')
+        .filter(Boolean)
+        .map((pair) => pair.split('='))
+        .map(([stage, seconds]) => [stage, Number(seconds)]),
+    ),
     ...(e.INSPECT
       ? { inspect: { identities: inspectList(e.INSPECT), url: e.INSPECT_URL ?? DEFAULT_INSPECT_URL } }
       : {}),

@@ -40,7 +40,16 @@ export function createDeploymentsEngine(platform: Platform, deps: DeploymentsEng
   const inspector: ChargerInspector | undefined = config.inspect
     ? createChargerInspector(config.inspect, log)
     : undefined;
-  const runtime = createChargerRuntime({ log, defaultCsmsUrl: deps.csmsUrl });
+  const { connecting, registering, offline } = config.stageDeadlines;
+  const runtime = createChargerRuntime({
+    log,
+    defaultCsmsUrl: deps.csmsUrl,
+    timings: {
+      ...(connecting !== undefined && { connectingDeadlineMs: connecting * 1000 }),
+      ...(registering !== undefined && { registeringDeadlineMs: registering * 1000 }),
+      ...(offline !== undefined && { offlineDeadlineMs: offline * 1000 }),
+    },
+  });
   const host = new ChargerHost({ runtime, store, writer, log, inspector });
   const service = new DeploymentService({
     store,

@@ -39,3 +39,18 @@ test('a DATABASE_URL that is not a postgres URL is refused', () => {
 test('an unknown LOG_LEVEL is refused', () => {
   assert.throws(() => loadConfig({ LOG_LEVEL: 'loud' }), ConfigError);
 });
+
+test('STAGE_DEADLINES sets the stuck deadlines per stage in seconds', () => {
+  assert.deepEqual(loadConfig({ STAGE_DEADLINES: 'connecting=5,offline=600' }).stageDeadlines, {
+    connecting: 5,
+    offline: 600,
+  });
+  assert.deepEqual(loadConfig({}).stageDeadlines, {});
+});
+
+test('a malformed STAGE_DEADLINES is refused with the expected form', () => {
+  assert.throws(
+    () => loadConfig({ STAGE_DEADLINES: 'booting=5' }),
+    /connecting=30,registering=120,offline=300/,
+  );
+});
