@@ -1,5 +1,5 @@
 // `npm run loadtest -- [options]`: thousands of virtual chargers against a central system, with a
-// live progress line, a summary table and JSON + HTML reports. See docs/loadtest.md.
+// live progress line, a summary table and JSON + HTML reports. See the README, "Load tests".
 import { parseLoadtestOptions, USAGE, UsageError } from '../engine/loadtest/options.ts';
 import { summaryText } from '../engine/loadtest/report.ts';
 import { reportPaths, runLoadtest, writeReports } from '../engine/loadtest/run.ts';

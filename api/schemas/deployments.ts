@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { dateTimeString, intString } from '../validation.ts';
 import { RUNTIME_ACTIONS } from '../../engine/deployments/deployment-service.ts';
 
-/** E10's bound on `limit` (documented in docs/deployments.md). */
+/** E10's bound on `limit` (documented in the README). */
 export const EVENTS_LIMIT_MAX = 500;
 export const DEPLOYMENTS_LIMIT_MAX = 500;
 
