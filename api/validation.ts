@@ -27,6 +27,25 @@ export function parseQuery<S extends z.ZodType>(ctx: Context, schema: S): z.infe
 export const parsePath = <S extends z.ZodType>(ctx: Context, schema: S): z.infer<S> =>
   parse(schema, (ctx as unknown as { params: Record<string, string> }).params, 'path');
 
+/**
+ * Runs the parsers of several request parts (path, query, header, body) and reports their issues
+ * in one 422, so a caller sees every failed rule at once.
+ */
+export function validateAll<T extends unknown[]>(...parsers: { [K in keyof T]: () => T[K] }): T {
+  const issues: ValidationIssue[] = [];
+  const out = parsers.map((parseOne) => {
+    try {
+      return parseOne();
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      issues.push(...err.issues);
+      return undefined;
+    }
+  });
+  if (issues.length > 0) throw new ValidationError(issues);
+  return out as T;
+}
+
 // ---- string parameters (query, path, header) with FastAPI's parsing errors ----
 
 /** An integer given as a string, then checked by `then` (bounds). */

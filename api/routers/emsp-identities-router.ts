@@ -2,9 +2,8 @@
 import Router from '@koa/router';
 import { conflict } from '../errors.ts';
 import { orgOf } from '../auth.ts';
-import { parseBody } from '../validation.ts';
+import { parseBody, validateAll } from '../validation.ts';
 import { answerIdempotently, parseIdempotencyKey } from '../idempotency.ts';
-import { validateAll } from '../schemas/emsp-validate-all.ts';
 import { createEmpIdentitySchema } from '../schemas/emsp-identities.ts';
 import type { ApiDeps } from '../deps.ts';
 
