@@ -20,8 +20,10 @@ type Reply =
   | { type: 'closed' };
 
 export async function spawnCsmsProcess(opts: ReferenceCsmsOptions = {}): Promise<CsmsProcess> {
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), [JSON.stringify(opts)], {
-    execArgv: ['--import', 'tsx'],
+  const self = fileURLToPath(import.meta.url);
+  const child: ChildProcess = fork(self, [JSON.stringify(opts)], {
+    // Run from source through tsx, or from the tsc build (dist/) as plain JavaScript.
+    execArgv: self.endsWith('.ts') ? ['--import', 'tsx'] : [],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const next = (type: Reply['type']) =>
