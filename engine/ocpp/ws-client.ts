@@ -115,6 +115,110 @@ function failureOf(
 }
 
 /**
+ * One charger's WebSocket. `ws` calls listeners with the socket as `this`, so the listeners are
+ * shared module functions and each connection pays for its fields, not for a set of closures.
+ */
+class ChargerWebSocket extends WebSocket {
+  events!: ChargerSocketEvents;
+  opts!: ChargerSocketOptions;
+  target!: string;
+  opened = false;
+  finished = false; // onFailure or onClose delivered, or the caller gave up
+  alive = true;
+  stopPinging: (() => void) | null = null;
+
+  fail(failure: { code: ChargerSocketFailureCode; hint: string }): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.terminate();
+    this.events.onFailure(failure);
+  }
+
+  /** One keep-alive period passed: no pong or message since the last one means the link is lost. */
+  keepalive(): void {
+    if (!this.alive) {
+      this.terminate();
+      return;
+    }
+    this.alive = false;
+    this.ping();
+  }
+}
+
+function onUnexpectedResponse(this: WebSocket, req: ClientRequest, res: IncomingMessage): void {
+  const ws = this as ChargerWebSocket;
+  const status = res.statusCode ?? 0;
+  res.resume(); // drain the body so the socket can be freed
+  req.destroy();
+  ws.fail({ code: `HTTP_${status}`, hint: httpHint(status, ws.target, ws.opts.identity) });
+}
+
+function onError(this: WebSocket, error: Error): void {
+  const ws = this as ChargerWebSocket;
+  // After open, 'close' follows every 'error' and reports the end of the connection.
+  if (!ws.opened) ws.fail(failureOf(error, ws.opts, ws.target));
+}
+
+function onOpen(this: WebSocket): void {
+  const ws = this as ChargerWebSocket;
+  if (ws.finished) return;
+  // ws already refuses a subprotocol we did not ask for; this also catches a server echoing none.
+  if (ws.protocol !== ws.opts.version) {
+    ws.fail(failureOf(new Error('the server did not select the subprotocol'), ws.opts, ws.target));
+    return;
+  }
+  ws.opened = true;
+  const intervalSec = ws.opts.pingIntervalSec ?? 0;
+  if (intervalSec > 0) ws.stopPinging = keepaliveWheel.every(intervalSec * 1000, ws.keepalive.bind(ws));
+  ws.events.onOpen();
+}
+
+function onPong(this: WebSocket): void {
+  const ws = this as ChargerWebSocket;
+  ws.alive = true;
+}
+
+function onMessage(this: WebSocket, data: Buffer): void {
+  const ws = this as ChargerWebSocket;
+  ws.alive = true;
+  ws.events.onMessage(data.toString('utf8'));
+}
+
+function onClose(this: WebSocket, code: number, reason: Buffer): void {
+  const ws = this as ChargerWebSocket;
+  ws.stopPinging?.();
+  ws.stopPinging = null;
+  if (!ws.opened || ws.finished) return;
+  ws.finished = true;
+  ws.events.onClose({ code, reason: reason.toString('utf8') });
+}
+
+/** What the caller holds: the socket's three operations, on a prototype. */
+class ChargerSocketHandle implements ChargerSocket {
+  constructor(private readonly ws: ChargerWebSocket) {}
+
+  send(text: string): void {
+    if (this.ws.readyState !== WebSocket.OPEN)
+      throw new Error(`WebSocket of ${this.ws.opts.identity} is not open`);
+    this.ws.send(text);
+  }
+
+  close(code = 1000, reason = ''): void {
+    if (!this.ws.opened) {
+      this.ws.finished = true; // the caller gave up on connecting: nothing to report
+      this.ws.terminate();
+      return;
+    }
+    this.ws.close(code, reason);
+  }
+
+  drop(): void {
+    if (!this.ws.opened) this.ws.finished = true;
+    this.ws.terminate();
+  }
+}
+
+/**
  * Opens one charger's OCPP-J WebSocket. Reports through `events` only: a failed connect ends in
  * exactly one onFailure, an opened connection in exactly one onClose. Reconnecting is the
  * caller's business (the charger machine decides when).
@@ -125,7 +229,7 @@ export function openChargerSocket(opts: ChargerSocketOptions, events: ChargerSoc
   if (opts.password !== undefined) {
     headers.authorization = `Basic ${Buffer.from(`${opts.identity}:${opts.password}`).toString('base64')}`;
   }
-  const ws = new WebSocket(target, [opts.version], {
+  const ws = new ChargerWebSocket(target, [opts.version], {
     // Measured: deflate costs ~10x memory and time per connection, and OCPP frames are small.
     perMessageDeflate: false,
     handshakeTimeout: opts.connectTimeoutMs ?? 10_000,
@@ -133,86 +237,14 @@ export function openChargerSocket(opts: ChargerSocketOptions, events: ChargerSoc
     localAddress: opts.localAddress,
     ...opts.tls,
   });
-
-  let opened = false;
-  let finished = false; // onFailure or onClose delivered, or the caller gave up
-  let alive = true;
-  let stopPinging: (() => void) | null = null;
-
-  const fail = (failure: { code: ChargerSocketFailureCode; hint: string }): void => {
-    if (finished) return;
-    finished = true;
-    ws.terminate();
-    events.onFailure(failure);
-  };
-
-  ws.on('unexpected-response', (req: ClientRequest, res: IncomingMessage) => {
-    const status = res.statusCode ?? 0;
-    res.resume(); // drain the body so the socket can be freed
-    req.destroy();
-    fail({ code: `HTTP_${status}`, hint: httpHint(status, target, opts.identity) });
-  });
-
-  ws.on('error', (error: Error) => {
-    // After open, 'close' follows every 'error' and reports the end of the connection.
-    if (!opened) fail(failureOf(error, opts, target));
-  });
-
-  ws.on('open', () => {
-    if (finished) return;
-    // ws already refuses a subprotocol we did not ask for; this also catches a server echoing none.
-    if (ws.protocol !== opts.version) {
-      fail(failureOf(new Error('the server did not select the subprotocol'), opts, target));
-      return;
-    }
-    opened = true;
-    const intervalSec = opts.pingIntervalSec ?? 0;
-    if (intervalSec > 0) {
-      stopPinging = keepaliveWheel.every(intervalSec * 1000, () => {
-        if (!alive) {
-          ws.terminate(); // no pong for a whole interval: treat the link as lost
-          return;
-        }
-        alive = false;
-        ws.ping();
-      });
-    }
-    events.onOpen();
-  });
-
-  ws.on('pong', () => {
-    alive = true;
-  });
-
-  ws.on('message', (data: Buffer, _isBinary: boolean) => {
-    alive = true;
-    events.onMessage(data.toString('utf8'));
-  });
-
-  ws.on('close', (code: number, reason: Buffer) => {
-    stopPinging?.();
-    stopPinging = null;
-    if (!opened || finished) return;
-    finished = true;
-    events.onClose({ code, reason: reason.toString('utf8') });
-  });
-
-  return {
-    send(text: string): void {
-      if (ws.readyState !== WebSocket.OPEN) throw new Error(`WebSocket of ${opts.identity} is not open`);
-      ws.send(text);
-    },
-    close(code = 1000, reason = ''): void {
-      if (!opened) {
-        finished = true; // the caller gave up on connecting: nothing to report
-        ws.terminate();
-        return;
-      }
-      ws.close(code, reason);
-    },
-    drop(): void {
-      if (!opened) finished = true;
-      ws.terminate();
-    },
-  };
+  ws.events = events;
+  ws.opts = opts;
+  ws.target = target;
+  ws.on('unexpected-response', onUnexpectedResponse);
+  ws.on('error', onError);
+  ws.on('open', onOpen);
+  ws.on('pong', onPong);
+  ws.on('message', onMessage);
+  ws.on('close', onClose);
+  return new ChargerSocketHandle(ws);
 }
