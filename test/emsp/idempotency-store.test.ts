@@ -11,6 +11,9 @@ describe(`idempotency keys (${MODE})`, () => {
   const clock = () => t;
   let store: IdempotencyStore;
   let acts = 0;
+  let sleeps = 0;
+  // While false, a waiting duplicate polls without time passing (it cannot give up meanwhile).
+  let timePasses = true;
   const act =
     (status = 201) =>
     async () => {
@@ -27,7 +30,8 @@ describe(`idempotency keys (${MODE})`, () => {
       pollMs: 100,
       now: clock,
       sleep: async (ms) => {
-        t += ms;
+        sleeps += 1;
+        if (timePasses) t += ms;
         await new Promise((r) => setImmediate(r));
       },
     });
@@ -78,11 +82,17 @@ describe(`idempotency keys (${MODE})`, () => {
       return { status: 200, body: { done: true } };
     });
     await new Promise((r) => setTimeout(r, 20)); // the first one holds the claim
-    const second = store.run('org-1', 'k5', 'fp', act());
-    await new Promise((r) => setTimeout(r, 20));
-    finish();
-    assert.deepEqual(await first, { kind: 'fresh', status: 200, body: { done: true } });
-    assert.deepEqual(await second, { kind: 'replayed', status: 200, body: { done: true } });
+    timePasses = false;
+    try {
+      const polled = sleeps;
+      const second = store.run('org-1', 'k5', 'fp', act());
+      while (sleeps === polled) await new Promise((r) => setImmediate(r)); // the duplicate is waiting
+      finish();
+      assert.deepEqual(await first, { kind: 'fresh', status: 200, body: { done: true } });
+      assert.deepEqual(await second, { kind: 'replayed', status: 200, body: { done: true } });
+    } finally {
+      timePasses = true;
+    }
   });
 
   test('a duplicate gives up with in_progress after waitMs; an abandoned claim is taken over', async () => {
