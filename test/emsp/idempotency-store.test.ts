@@ -38,6 +38,18 @@ describe(`idempotency keys (${MODE})`, () => {
   });
   after(() => svc.close());
 
+  /** Until the first request's claim is in the database (it is written before the action runs). */
+  async function claimed(key: string): Promise<void> {
+    for (;;) {
+      const { rows } = await svc.service.platform.db.query(
+        "SELECT 1 FROM idempotency_keys WHERE organization_id = 'org-1' AND key = $1 AND state = 'in_progress'",
+        [key],
+      );
+      if (rows.length > 0) return;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
   test('the same key and fingerprint replays; another fingerprint is a mismatch', async () => {
     const first = await store.run('org-1', 'k1', 'fp-a', act());
     assert.equal(first.kind, 'fresh');
@@ -81,7 +93,7 @@ describe(`idempotency keys (${MODE})`, () => {
       await gate;
       return { status: 200, body: { done: true } };
     });
-    await new Promise((r) => setTimeout(r, 20)); // the first one holds the claim
+    await claimed('k5');
     timePasses = false;
     try {
       const polled = sleeps;
@@ -102,7 +114,7 @@ describe(`idempotency keys (${MODE})`, () => {
       await gate;
       return { status: 200, body: {} };
     });
-    await new Promise((r) => setTimeout(r, 20));
+    await claimed('k6');
     const before = acts;
     assert.deepEqual(await store.run('org-1', 'k6', 'fp', act()), { kind: 'in_progress' });
     assert.equal(acts, before, 'the duplicate did not act');
