@@ -4,7 +4,7 @@ import type { ChargerOps, OutboundCall, TriggerTarget } from './ocpp-adapter.ts'
 import type { Step } from './charger-step.ts';
 import { applyLocalList } from './charger-auth.ts';
 import { checkSetting, intSetting, withSetting } from './charger-settings.ts';
-import { profileLimitW } from './charger-power.ts';
+import { profileLimitW, wattsToAmps } from './charger-power.ts';
 import {
   bumpSeq,
   refreshAllCharging,
@@ -153,17 +153,25 @@ export function chargerOps(s: Step): ChargerOps {
       return 'Accepted';
     },
 
-    clearProfiles(match) {
-      const kept = s.ctx.profiles.filter((p) => !match(p));
+    clearProfiles(c) {
+      const matches = (p: ChargingProfile) =>
+        (c.id === undefined || p.id === c.id) &&
+        (c.connectorId === undefined || p.connectorId === c.connectorId) &&
+        (c.purpose === undefined || p.purpose === c.purpose) &&
+        (c.stackLevel === undefined || p.stackLevel === c.stackLevel);
+      const kept = s.ctx.profiles.filter((p) => !matches(p));
       if (kept.length === s.ctx.profiles.length) return false;
       s.patch({ profiles: kept });
       refreshAllCharging(s);
       return true;
     },
 
-    compositeLimitW(connectorId) {
+    compositeLimit(connectorId, asked) {
+      if (connectorId !== 0 && !s.connector(connectorId)) return undefined;
       const rated = s.ctx.model.max_power_kw * 1000;
-      return Math.min(rated, profileLimitW(s.ctx, s.connector(connectorId), s.now));
+      const watts = Math.min(rated, profileLimitW(s.ctx, s.connector(connectorId), s.now));
+      const unit = asked === 'A' ? 'A' : 'W';
+      return { unit, limit: Math.floor(unit === 'A' ? wattsToAmps(s.ctx, watts) : watts) };
     },
 
     trigger(what: TriggerTarget, connectorId?: number) {

@@ -77,13 +77,31 @@ export interface ChargerOps {
   changeAvailability(connectorId: number, operative: boolean): 'Accepted' | 'Scheduled' | 'Rejected';
   unlock(connectorId: number): 'Unlocked' | 'UnknownConnector';
   setProfile(p: ChargingProfile): 'Accepted' | 'Rejected';
-  /** Removes the profiles matching; true when any was removed. */
-  clearProfiles(match: (p: ChargingProfile) => boolean): boolean;
-  /** The composite limit (W) on a connector (0 = charger) now. */
-  compositeLimitW(connectorId: number): number;
+  /** Removes the profiles matching every criterion given; true when any was removed. */
+  clearProfiles(criteria: ProfileCriteria): boolean;
+  /** The composite limit on a connector (0 = charger) now, in the unit asked (W by default); undefined for an unknown connector. */
+  compositeLimit(connectorId: number, unit?: string): { unit: 'A' | 'W'; limit: number } | undefined;
   trigger(what: TriggerTarget, connectorId?: number): 'Accepted' | 'Rejected';
   /** Queue an outbound CALL to leave after the current answer (e.g. NotifyReport). */
   callAfterAnswer(call: OutboundCall): void;
+}
+
+/** ClearChargingProfile's criteria in the machine's terms; `purpose: null` matches no profile. */
+export interface ProfileCriteria {
+  id?: number;
+  connectorId?: number;
+  purpose?: ChargingProfile['purpose'] | null;
+  stackLevel?: number;
+}
+
+/** The machine's purpose for a version's wire name (`null` when the version's name maps to none). */
+export function purposeFrom(
+  wireNames: Record<ChargingProfile['purpose'], string>,
+  wire: string | undefined,
+): ChargingProfile['purpose'] | null | undefined {
+  if (wire === undefined) return undefined;
+  const found = (Object.keys(wireNames) as ChargingProfile['purpose'][]).find((k) => wireNames[k] === wire);
+  return found ?? null;
 }
 
 export type CsmsHandler = (payload: Payload, ops: ChargerOps) => object;

@@ -3,7 +3,7 @@
 import type { AuthStatus, ChargerContext, ChargingProfile, Connector } from './charger-context.ts';
 import type { CsmsHandler, OcppAdapter, OutboundCall, StopCause } from './ocpp-adapter.ts';
 import { SETTINGS, SETTING_KEYS, getSetting } from './charger-settings.ts';
-import { wattsToAmps } from './charger-power.ts';
+import { purposeFrom } from './ocpp-adapter.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const call = (action: string, payload: Record<string, unknown>): OutboundCall => ({ action, payload });
@@ -194,21 +194,19 @@ const handlers: Record<string, CsmsHandler> = {
   }),
 
   ClearChargingProfile: (p, ops) => {
-    const cleared = ops.clearProfiles(
-      (x) =>
-        (p.id === undefined || x.id === p.id) &&
-        (p.connectorId === undefined || x.connectorId === p.connectorId) &&
-        (p.chargingProfilePurpose === undefined || PURPOSE_16[x.purpose] === p.chargingProfilePurpose) &&
-        (p.stackLevel === undefined || x.stackLevel === p.stackLevel),
-    );
+    const cleared = ops.clearProfiles({
+      id: p.id,
+      connectorId: p.connectorId,
+      purpose: purposeFrom(PURPOSE_16, p.chargingProfilePurpose),
+      stackLevel: p.stackLevel,
+    });
     return { status: cleared ? 'Accepted' : 'Unknown' };
   },
 
   GetCompositeSchedule: (p, ops) => {
-    if (p.connectorId !== 0 && !ops.connector(p.connectorId)) return { status: 'Rejected' };
-    const watts = ops.compositeLimitW(p.connectorId);
-    const unit = p.chargingRateUnit === 'A' ? 'A' : 'W';
-    const limit = Math.floor(unit === 'A' ? wattsToAmps(ops.ctx, watts) : watts);
+    const composite = ops.compositeLimit(p.connectorId, p.chargingRateUnit);
+    if (!composite) return { status: 'Rejected' };
+    const { unit, limit } = composite;
     return {
       status: 'Accepted',
       connectorId: p.connectorId,

@@ -10,7 +10,7 @@ import type {
 } from './charger-context.ts';
 import type { ChangeCause, CsmsHandler, OcppAdapter, OutboundCall, StopCause } from './ocpp-adapter.ts';
 import { SETTINGS, SETTING_KEYS, getSetting, isKnownComponent, keyForVariable } from './charger-settings.ts';
-import { wattsToAmps } from './charger-power.ts';
+import { purposeFrom } from './ocpp-adapter.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const call = (action: string, payload: Record<string, unknown>): OutboundCall => ({ action, payload });
@@ -376,21 +376,19 @@ const handlers: Record<string, CsmsHandler> = {
 
   ClearChargingProfile: (p, ops) => {
     const k = p.chargingProfileCriteria ?? {};
-    const cleared = ops.clearProfiles(
-      (x) =>
-        (p.chargingProfileId === undefined || x.id === p.chargingProfileId) &&
-        (k.evseId === undefined || x.connectorId === k.evseId) &&
-        (k.chargingProfilePurpose === undefined || PURPOSE_201[x.purpose] === k.chargingProfilePurpose) &&
-        (k.stackLevel === undefined || x.stackLevel === k.stackLevel),
-    );
+    const cleared = ops.clearProfiles({
+      id: p.chargingProfileId,
+      connectorId: k.evseId,
+      purpose: purposeFrom(PURPOSE_201, k.chargingProfilePurpose),
+      stackLevel: k.stackLevel,
+    });
     return { status: cleared ? 'Accepted' : 'Unknown' };
   },
 
   GetCompositeSchedule: (p, ops) => {
-    if (p.evseId !== 0 && !ops.connector(p.evseId)) return { status: 'Rejected' };
-    const watts = ops.compositeLimitW(p.evseId);
-    const unit = p.chargingRateUnit === 'A' ? 'A' : 'W';
-    const limit = Math.floor(unit === 'A' ? wattsToAmps(ops.ctx, watts) : watts);
+    const composite = ops.compositeLimit(p.evseId, p.chargingRateUnit);
+    if (!composite) return { status: 'Rejected' };
+    const { unit, limit } = composite;
     return {
       status: 'Accepted',
       schedule: {
