@@ -13,8 +13,8 @@ export default tseslint.config(
     },
   },
   {
-    // The CLIs and scripts talk to a terminal on purpose.
-    files: ['cli/**', 'scripts/**'],
+    // The CLIs, tools and scripts talk to a terminal on purpose.
+    files: ['cli/**', 'tools/**', 'scripts/**'],
     rules: { 'no-console': 'off' },
   },
   {
@@ -43,6 +43,31 @@ export default tseslint.config(
   },
   {
     files: ['engine/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['**/api/**'] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: ['**/api/**', '**/tools/**'] }] },
+  },
+  {
+    files: ['api/**', 'cli/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: ['**/tools/**'] }] },
+  },
+  {
+    // Tools use the engine as a client does: through the API, or by starting the whole service
+    // (api/server.ts). The written-down exception: the in-process load test and the footprint
+    // benchmark measure the charger runtime itself, so they may run it (engine/charger) with the
+    // charger's public ports (actors/charger/charger-ports.ts).
+    files: ['tools/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex:
+                '/(engine|actors|api)/(?!server\\.ts$|charger/charger-(runtime|link|ports)\\.ts$|platform/(config/config|log/logger)\\.ts$)',
+              message: 'tools use the engine as a client: see the exception written in eslint.config.js',
+            },
+          ],
+        },
+      ],
+    },
   },
 );

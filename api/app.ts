@@ -2,11 +2,11 @@
 import Koa from 'koa';
 import type Router from '@koa/router';
 import { HttpMethodEnum, koaBody } from 'koa-body';
-import { errorMiddleware } from './errors.ts';
-import { requestLog } from './request-log.ts';
-import { requireAuth } from './auth.ts';
-import { rateLimit } from './rate-limit.ts';
-import type { ApiDeps } from './deps.ts';
+import { errorMiddleware } from './http/errors.ts';
+import { requestLog } from './http/request-log.ts';
+import { requireAuth } from './http/auth.ts';
+import { rateLimit } from './http/rate-limit.ts';
+import type { ApiDeps } from './http/deps.ts';
 import { healthRouter } from './routers/health-router.ts';
 import { catalogRouter } from './routers/catalog-router.ts';
 import { templatesRouter } from './routers/templates-router.ts';

@@ -1,17 +1,18 @@
 // Starts the whole service on one port: platform (database, broker), engine services and the API.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Config } from '../engine/config.ts';
-import { createLogger, type Logger } from '../engine/logger.ts';
-import { startPlatform, type Platform } from '../engine/platform.ts';
+import type { Config } from '../engine/platform/config/config.ts';
+import { createLogger, type Logger } from '../engine/platform/log/logger.ts';
+import { startPlatform, type Platform } from '../engine/platform/platform.ts';
 import { CatalogStore } from '../engine/catalog/catalog-store.ts';
+import { loadReferenceData } from '../engine/catalog/reference-data.ts';
 import { TemplateStore } from '../engine/catalog/template-store.ts';
 import { startCpoServices } from '../engine/cpo/cpo-services.ts';
 import { createEmspServices } from '../engine/emsp/emsp-services.ts';
 import { createDeploymentsEngine } from '../engine/deployments/deployments-engine.ts';
 import { createCommandsEngine } from '../engine/commands/commands-engine.ts';
 import { createApp } from './app.ts';
-import type { ApiDeps } from './deps.ts';
+import type { ApiDeps } from './http/deps.ts';
 
 export interface Service {
   url: string;
@@ -23,6 +24,10 @@ export interface Service {
 
 export async function startService(config: Config, log: Logger = createLogger(config)): Promise<Service> {
   const platform = await startPlatform(config, log);
+  await loadReferenceData(platform.db, log).catch(async (err: unknown) => {
+    await platform.close();
+    throw err;
+  });
   const cpo = await startCpoServices(platform).catch(async (err: unknown) => {
     await platform.close();
     throw err;

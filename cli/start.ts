@@ -1,6 +1,6 @@
 // `npm start`: the API, the simulator engine and the central system on one port.
-import { isDevAuth, loadConfig, ConfigError } from '../engine/config.ts';
-import { createLogger } from '../engine/logger.ts';
+import { isDevAuth, loadConfig, ConfigError } from '../engine/platform/config/config.ts';
+import { createLogger } from '../engine/platform/log/logger.ts';
 import { startService } from '../api/server.ts';
 
 async function main(): Promise<void> {

@@ -1,8 +1,8 @@
 // `npm run token -- --org ID [--sub SUBJECT] [--expires 30d]`: a bearer token signed with the
 // configured secret (AUTH_JWT_SECRET, or the dev secret kept in DATA_DIR).
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../engine/config.ts';
-import { createTokenService } from '../engine/auth/tokens.ts';
+import { loadConfig } from '../engine/platform/config/config.ts';
+import { createTokenService } from '../engine/platform/auth/tokens.ts';
 
 const { values } = parseArgs({
   options: {

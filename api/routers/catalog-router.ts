@@ -1,9 +1,9 @@
 // E1-E3: the charger catalog, read from PostgreSQL.
 import Router from '@koa/router';
 import { z } from 'zod';
-import { badRequest, fromSource, notFound } from '../errors.ts';
-import { intString, parsePath, parseQuery } from '../validation.ts';
-import type { ApiDeps } from '../deps.ts';
+import { badRequest, fromSource, notFound } from '../http/errors.ts';
+import { intString, parsePath, parseQuery } from '../http/validation.ts';
+import type { ApiDeps } from '../http/deps.ts';
 
 const SOURCE_FAILED = 'Catalog source failed';
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;

@@ -1,14 +1,14 @@
 // E11-E16 and the EV-session commands: resolve the target, queue one command per charger over
 // MQTT (202 with the queued command result), and poll a command (E16) once a charger received it.
 import Router from '@koa/router';
-import { ApiError, badRequest, notFound, ValidationError } from '../errors.ts';
-import { orgOf } from '../auth.ts';
-import { parseBody, parsePath } from '../validation.ts';
+import { ApiError, badRequest, notFound, ValidationError } from '../http/errors.ts';
+import { orgOf } from '../http/auth.ts';
+import { parseBody, parsePath } from '../http/validation.ts';
 import { COMMAND_PATHS, commandBodies, commandIdPath } from '../schemas/commands.ts';
 import { EVENT_TYPES, type AnyPayload } from '../../engine/commands/command-kinds.ts';
 import { resolveTarget } from '../../engine/commands/command-targets.ts';
 import { BrokerUnavailableError } from '../../engine/commands/command-producer.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { ApiDeps } from '../http/deps.ts';
 
 const brokerDown = (cause: unknown) =>
   new ApiError(503, 'The message producer is not started: the MQTT broker is not connected', {}, cause);

@@ -1,11 +1,11 @@
 // E22 charge points, their credentials for the built-in central system, E23 reboot, and what the
 // central system recorded (connectors, sessions, operations).
 import Router from '@koa/router';
-import { ApiError, conflict, notFound } from '../errors.ts';
-import { orgOf } from '../auth.ts';
-import { parseBody, parsePath } from '../validation.ts';
+import { ApiError, conflict, notFound } from '../http/errors.ts';
+import { orgOf } from '../http/auth.ts';
+import { parseBody, parsePath } from '../http/validation.ts';
 import { chargePointPath, createChargePointBody, operationPath } from '../schemas/cpo-charge-points.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { ApiDeps } from '../http/deps.ts';
 
 export function cpoChargePointsRouter({ cpo, platform }: ApiDeps): Router {
   const router = new Router();

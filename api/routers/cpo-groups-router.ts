@@ -1,15 +1,15 @@
 // Token groups (E20 lists their locations) and voucher groups (E24 deletes one with its vouchers).
 import Router from '@koa/router';
-import { conflict, notFound } from '../errors.ts';
-import { orgOf } from '../auth.ts';
-import { parseBody, parsePath, parseQuery } from '../validation.ts';
+import { conflict, notFound } from '../http/errors.ts';
+import { orgOf } from '../http/auth.ts';
+import { parseBody, parsePath, parseQuery } from '../http/validation.ts';
 import {
   createTokenGroupBody,
   createVoucherGroupBody,
   groupLocationsQuery,
   groupPath,
 } from '../schemas/cpo-groups.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { ApiDeps } from '../http/deps.ts';
 
 export function cpoGroupsRouter({ cpo, platform }: ApiDeps): Router {
   const router = new Router();

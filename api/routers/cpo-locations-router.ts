@@ -1,11 +1,11 @@
 // CPO locations in OCPI shape: create, read, soft delete (interface.md) and E21 PATCH.
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { ApiError, badRequest, conflict, notFound } from '../errors.ts';
-import { orgOf } from '../auth.ts';
-import { parseBody, parsePath } from '../validation.ts';
+import { ApiError, badRequest, conflict, notFound } from '../http/errors.ts';
+import { orgOf } from '../http/auth.ts';
+import { parseBody, parsePath } from '../http/validation.ts';
 import { createLocationBody, locationPath, patchLocationBody } from '../schemas/cpo-locations.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { ApiDeps } from '../http/deps.ts';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})$/i;
 

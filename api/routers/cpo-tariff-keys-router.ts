@@ -1,11 +1,11 @@
 // Tariff signing keys: add one (generate Ed25519 or import a PEM) and E25, the public key.
 import Router from '@koa/router';
-import { ValidationError, badRequest, notFound } from '../errors.ts';
-import { orgOf } from '../auth.ts';
-import { parseBody } from '../validation.ts';
+import { ValidationError, badRequest, notFound } from '../http/errors.ts';
+import { orgOf } from '../http/auth.ts';
+import { parseBody } from '../http/validation.ts';
 import { addSigningKeyBody } from '../schemas/cpo-tariff-keys.ts';
 import { InvalidPrivateKeyError } from '../../engine/cpo/signing-key-store.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { ApiDeps } from '../http/deps.ts';
 
 export function cpoTariffKeysRouter({ cpo }: ApiDeps): Router {
   const router = new Router();

@@ -2,9 +2,9 @@
 // operations and the stage-event log. Reads come from the database, never from a live actor.
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { conflict, notFound, ValidationError } from '../errors.ts';
-import { orgOf } from '../auth.ts';
-import { parseBody, parseQuery } from '../validation.ts';
+import { conflict, notFound, ValidationError } from '../http/errors.ts';
+import { orgOf } from '../http/auth.ts';
+import { parseBody, parseQuery } from '../http/validation.ts';
 import {
   createDeploymentBody,
   createLocationBody,
@@ -15,7 +15,7 @@ import {
   runtimeOpBody,
 } from '../schemas/deployments.ts';
 import type { Problem } from '../../engine/deployments/deployment-service.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { ApiDeps } from '../http/deps.ts';
 
 /** Catalog problems are request errors like any other 422 entry. */
 function invalid(problems: Problem[]): ValidationError {

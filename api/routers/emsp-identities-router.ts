@@ -1,11 +1,11 @@
 // E18: roaming identities (country code + party id) an organization issues tokens under.
 import Router from '@koa/router';
-import { conflict } from '../errors.ts';
-import { orgOf } from '../auth.ts';
-import { parseBody, validateAll } from '../validation.ts';
-import { answerIdempotently, parseIdempotencyKey } from '../idempotency.ts';
+import { conflict } from '../http/errors.ts';
+import { orgOf } from '../http/auth.ts';
+import { parseBody, validateAll } from '../http/validation.ts';
+import { answerIdempotently, parseIdempotencyKey } from '../http/idempotency.ts';
 import { createEmpIdentitySchema } from '../schemas/emsp-identities.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { ApiDeps } from '../http/deps.ts';
 
 export function emspIdentitiesRouter({ emsp }: ApiDeps): Router {
   const router = new Router();

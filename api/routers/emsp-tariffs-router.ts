@@ -1,11 +1,11 @@
 // E19 and the tariff store of interface.md: tariffs CPO partners published, in OCPI 2.2.1 shape.
 import Router from '@koa/router';
-import { ValidationError, notFound } from '../errors.ts';
-import { orgOf } from '../auth.ts';
-import { parseBody, parsePath, parseQuery } from '../validation.ts';
+import { ValidationError, notFound } from '../http/errors.ts';
+import { orgOf } from '../http/auth.ts';
+import { parseBody, parsePath, parseQuery } from '../http/validation.ts';
 import { tariffPathSchema, tariffQuerySchema } from '../schemas/emsp-tariffs.ts';
 import { tariffBodySchema } from '../../protocols/ocpi/tariff.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { ApiDeps } from '../http/deps.ts';
 
 export function emspTariffsRouter({ emsp }: ApiDeps): Router {
   const router = new Router();

@@ -2,14 +2,14 @@
 // each pushed to the organization's CPO partners and guarded by an Idempotency-Key.
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { ApiError, badRequest, conflict, notFound } from '../errors.ts';
-import { orgOf } from '../auth.ts';
-import { parseBody, parsePath, validateAll } from '../validation.ts';
-import { answerIdempotently, parseIdempotencyKey } from '../idempotency.ts';
+import { ApiError, badRequest, conflict, notFound } from '../http/errors.ts';
+import { orgOf } from '../http/auth.ts';
+import { parseBody, parsePath, validateAll } from '../http/validation.ts';
+import { answerIdempotently, parseIdempotencyKey } from '../http/idempotency.ts';
 import { createTokenSchema, tokenChangeSchema, tokenPathSchema } from '../schemas/emsp-tokens.ts';
 import type { TransitionResult } from '../../engine/emsp/token-transitions.ts';
 import type { TokenEvent } from '../../engine/emsp/token-status.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { ApiDeps } from '../http/deps.ts';
 
 export function emspTokensRouter({ emsp }: ApiDeps): Router {
   const router = new Router();

@@ -1,7 +1,7 @@
 // E27: readiness of the database and the MQTT connection. No authentication.
 import Router from '@koa/router';
-import { checkReadiness } from '../../engine/health.ts';
-import type { ApiDeps } from '../deps.ts';
+import { checkReadiness } from '../../engine/platform/health.ts';
+import type { ApiDeps } from '../http/deps.ts';
 
 export function healthRouter({ platform }: ApiDeps): Router {
   const router = new Router();

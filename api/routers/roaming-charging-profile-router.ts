@@ -1,13 +1,13 @@
 // E26: the CPO's ActiveChargingProfile callback to an eMSP partner, answered with the outcome.
 import Router from '@koa/router';
 import { z } from 'zod';
-import { ApiError, badRequest, notFound } from '../errors.ts';
-import { orgOf } from '../auth.ts';
-import { intString, parseBody, parsePath, parseQuery, validateAll } from '../validation.ts';
+import { ApiError, badRequest, notFound } from '../http/errors.ts';
+import { orgOf } from '../http/auth.ts';
+import { intString, parseBody, parsePath, parseQuery, validateAll } from '../http/validation.ts';
 import { activeChargingProfileSchema } from '../../protocols/ocpi/charging-profile.ts';
 import { OCPI_VERSION_SEGMENTS } from '../../protocols/ocpi/versions.ts';
 import type { ChargingProfileResult } from '../../engine/roaming/charging-profile-callback.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { ApiDeps } from '../http/deps.ts';
 
 const pathSchema = z.object({
   version: z.enum(['221', '230']),

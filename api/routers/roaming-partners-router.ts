@@ -2,13 +2,13 @@
 // The credentials token is write-only: it is sent to the partner, never shown again.
 import Router from '@koa/router';
 import { z } from 'zod';
-import { ValidationError, conflict, notFound } from '../errors.ts';
-import { orgOf } from '../auth.ts';
-import { intString, parseBody, parsePath } from '../validation.ts';
+import { ValidationError, conflict, notFound } from '../http/errors.ts';
+import { orgOf } from '../http/auth.ts';
+import { intString, parseBody, parsePath } from '../http/validation.ts';
 import { countryCodeSchema, partyIdSchema } from '../../protocols/ocpi/token.ts';
 import { OCPI_VERSIONS } from '../../protocols/ocpi/versions.ts';
 import { publicPartner } from '../../engine/roaming/partner-store.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { ApiDeps } from '../http/deps.ts';
 
 /** The module each role must offer for the calls this service makes to it. */
 const REQUIRED_MODULE = { CPO: 'tokens', EMSP: 'chargingprofiles' } as const;

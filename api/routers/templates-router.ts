@@ -1,9 +1,9 @@
 // E4: the location-template gallery.
 import Router from '@koa/router';
 import { z } from 'zod';
-import { badRequest, fromSource } from '../errors.ts';
-import { boolString, parseQuery } from '../validation.ts';
-import type { ApiDeps } from '../deps.ts';
+import { badRequest, fromSource } from '../http/errors.ts';
+import { boolString, parseQuery } from '../http/validation.ts';
+import type { ApiDeps } from '../http/deps.ts';
 
 const OCPP_VERSIONS = ['ocpp1.6', 'ocpp2.0.1'];
 const OCPI_VERSIONS = ['2.1.1', '2.2.1'];

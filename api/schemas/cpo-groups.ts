@@ -1,6 +1,6 @@
 // Request bodies and parameters of token groups (E20) and voucher groups (E24).
 import { z } from 'zod';
-import { intString } from '../validation.ts';
+import { intString } from '../http/validation.ts';
 
 export const createTokenGroupBody = z.strictObject({
   name: z.string().min(1).max(255),

@@ -1,6 +1,6 @@
 // Request shapes of E5-E10 and GET /evcharger/deployments.
 import { z } from 'zod';
-import { dateTimeString, intString } from '../validation.ts';
+import { dateTimeString, intString } from '../http/validation.ts';
 import { RUNTIME_ACTIONS } from '../../engine/deployments/deployment-service.ts';
 
 /** E10's bound on `limit` (documented in the README). */

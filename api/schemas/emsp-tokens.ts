@@ -8,7 +8,7 @@ import {
   partyIdSchema,
 } from '../../protocols/ocpi/token.ts';
 import { OCPI_VERSIONS } from '../../protocols/ocpi/versions.ts';
-import { dateTimeString, intString } from '../validation.ts';
+import { dateTimeString, intString } from '../http/validation.ts';
 
 export const tokenPathSchema = z.object({
   token_id: intString(z.number().min(1).max(Number.MAX_SAFE_INTEGER)),

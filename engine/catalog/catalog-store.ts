@@ -1,5 +1,5 @@
 // Reads of the charger catalog. Stable order: name, then slug.
-import type { Queryable } from '../db/database.ts';
+import type { Queryable } from '../platform/db/database.ts';
 
 export interface Page<T> {
   data: T[];

@@ -3,8 +3,8 @@
 // concurrent starters serialize on an advisory lock.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Database, Queryable } from '../db/database.ts';
-import type { Logger } from '../logger.ts';
+import type { Database, Queryable } from '../platform/db/database.ts';
+import type { Logger } from '../platform/log/logger.ts';
 
 const CATALOG_FILE = fileURLToPath(new URL('./catalog-data.json', import.meta.url));
 const GALLERY_FILE = fileURLToPath(new URL('./template-gallery.json', import.meta.url));

@@ -1,5 +1,5 @@
 // Reads of the location-template gallery, in the gallery's own order.
-import type { Queryable } from '../db/database.ts';
+import type { Queryable } from '../platform/db/database.ts';
 
 export interface LocationTemplate {
   name: string;

@@ -15,9 +15,9 @@ import {
   isOcppVersion,
   type OcppVersion,
 } from '../../protocols/ocpp/index.ts';
-import type { Database } from '../db/database.ts';
-import type { Logger } from '../logger.ts';
-import { passwordMatches } from '../cpo/charge-point-store.ts';
+import type { Database } from '../platform/db/database.ts';
+import type { Logger } from '../platform/log/logger.ts';
+import { passwordMatches } from '../platform/secrets/password-hash.ts';
 import { CsmsConnection } from './csms-connection.ts';
 import { CsmsStore, type KnownChargePoint } from './csms-store.ts';
 import { IdentityLookup } from './identity-lookup.ts';

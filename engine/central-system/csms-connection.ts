@@ -2,7 +2,7 @@
 // validation against the official schemas of the negotiated version) to the version's handlers.
 import type { WebSocket } from 'ws';
 import { RpcEndpoint, RpcError } from '../../protocols/ocpp/index.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../platform/log/logger.ts';
 import type { ConnectionInfo, Handler, HandlerDeps } from './handler-types.ts';
 import { OCPP16_HANDLERS } from './ocpp16-handlers.ts';
 import { OCPP2_HANDLERS } from './ocpp2-handlers.ts';

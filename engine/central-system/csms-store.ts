@@ -1,6 +1,6 @@
 // The central system's direct (not batched) writes: what a BootNotification says, and one
 // session row per transaction.
-import type { Queryable } from '../db/database.ts';
+import type { Queryable } from '../platform/db/database.ts';
 
 export interface KnownChargePoint {
   pk: string;

@@ -1,7 +1,7 @@
 // Looks up connecting charge points in batches: identities that arrive while a query runs are
 // fetched together by the next one (one `= ANY($1)` query instead of one round trip per upgrade),
 // so a crowd of chargers reconnecting at once costs a few queries, not thousands.
-import type { Queryable } from '../db/database.ts';
+import type { Queryable } from '../platform/db/database.ts';
 import type { KnownChargePoint } from './csms-store.ts';
 
 type Waiter = { resolve: (cp: KnownChargePoint | undefined) => void; reject: (err: unknown) => void };

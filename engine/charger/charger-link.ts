@@ -10,8 +10,8 @@ import {
   type CallOutcome,
   type SchemaErrorReport,
 } from '../../protocols/ocpp/index.ts';
-import { openChargerSocket, type ChargerSocket, type ChargerSocketEvents } from '../ocpp/ws-client.ts';
-import type { Logger } from '../logger.ts';
+import { openChargerSocket, type ChargerSocket, type ChargerSocketEvents } from './ws-client.ts';
+import type { Logger } from '../platform/log/logger.ts';
 
 /** Per-charger connection secrets and transport options (security profiles 1-3). */
 export interface ChargerConnectionSettings {

@@ -13,7 +13,7 @@ import {
   type ChargerInput,
   type ChargerTimings,
 } from '../../actors/charger/charger-ports.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../platform/log/logger.ts';
 import {
   createChargerLink,
   type ChargerConnectionSettings,

@@ -1,7 +1,7 @@
 // evc_commands: written by the API (queued, one INSERT per request) and by the engine node holding
 // the charger (received, sent, final; each a batched, conditional UPDATE, so a duplicate MQTT
 // delivery or a late answer never moves a command backwards or runs it twice).
-import type { Queryable } from '../db/database.ts';
+import type { Queryable } from '../platform/db/database.ts';
 import { isUuid } from '../deployments/deployment-store.ts';
 import type { CommandStatus, Outcome } from './command-outcome.ts';
 

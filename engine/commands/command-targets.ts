@@ -2,7 +2,7 @@
 // deployment_id or identity names one charger, location_id (optionally narrowed by charger_ids)
 // names many. Only the caller's organization is searched: another organization's charger is not found.
 import type { ChargerOcppVersion } from '../../actors/charger/charger-ports.ts';
-import type { Queryable } from '../db/database.ts';
+import type { Queryable } from '../platform/db/database.ts';
 import { isUuid } from '../deployments/deployment-store.ts';
 
 export interface CommandTarget {

@@ -1,6 +1,6 @@
 // The command bus of one process: the store the API and E16 read, the producer the API queues
 // with, and the consumer that runs commands on the chargers this process holds.
-import type { Platform } from '../platform.ts';
+import type { Platform } from '../platform/platform.ts';
 import type { ChargerHost } from '../deployments/charger-host.ts';
 import { CommandConsumer } from './command-consumer.ts';
 import { CommandProducer } from './command-producer.ts';

@@ -2,7 +2,7 @@
 // under a tracking id, sent through the central-system node holding the connection over MQTT.
 import { randomUUID } from 'node:crypto';
 import { BrokerUnavailableError, type RemoteCaller } from '../central-system/remote-caller.ts';
-import type { Queryable } from '../db/database.ts';
+import type { Queryable } from '../platform/db/database.ts';
 import type { OperationStore } from './operation-store.ts';
 
 /** Where each version's messages live in the schemas, and the soft reset it understands. */

@@ -1,7 +1,8 @@
 // Charge points registered in the CPO area (E22), their Basic-auth credentials for the built-in
 // central system, and what the central system recorded about them (connectors, sessions).
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Queryable } from '../db/database.ts';
+import { randomBytes } from 'node:crypto';
+import type { Queryable } from '../platform/db/database.ts';
+import { hashPassword } from '../platform/secrets/password-hash.ts';
 
 export interface ChargePointInput {
   charge_point_id: string;
@@ -110,17 +111,6 @@ const JSON_FIELDS: ReadonlySet<string> = new Set(['parking_restrictions', 'capab
 function isoDates<T>(row: Record<string, unknown>): T {
   for (const [k, v] of Object.entries(row)) if (v instanceof Date) row[k] = v.toISOString();
   return row as T;
-}
-
-/** Salted SHA-256: the password is 192 random bits, so a slow hash buys nothing at connect time. */
-export function hashPassword(password: string, salt: string): string {
-  return createHash('sha256').update(salt).update(password).digest('base64url');
-}
-
-export function passwordMatches(password: string, salt: string, hash: string): boolean {
-  const a = Buffer.from(hashPassword(password, salt));
-  const b = Buffer.from(hash);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 export class ChargePointStore {

@@ -2,7 +2,7 @@
 // platform: what api/server.ts puts in ApiDeps.cpo and attaches to the HTTP server's upgrades.
 import { CentralSystem } from '../central-system/central-system.ts';
 import { RemoteCaller } from '../central-system/remote-caller.ts';
-import type { Platform } from '../platform.ts';
+import type { Platform } from '../platform/platform.ts';
 import { ChargePointOperations } from './charge-point-operations.ts';
 import { ChargePointStore } from './charge-point-store.ts';
 import { LocationStore } from './location-store.ts';

@@ -1,7 +1,7 @@
 // CPO locations in OCPI shape (one row per location, nested OCPI objects as jsonb). A patch is one
 // UPDATE guarded by its preconditions, so concurrent patches never lose an update: each one either
 // applies on top of the previous one (revision + 1) or is refused as a whole.
-import type { Queryable } from '../db/database.ts';
+import type { Queryable } from '../platform/db/database.ts';
 
 const TEXT = [
   'location_id',

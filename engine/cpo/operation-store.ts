@@ -1,6 +1,6 @@
 // Operations sent to charge points (E23 reboot): one row per tracking id, pending until the
 // charger answers, fails or times out. The charge point's responded_at follows its answers.
-import type { Queryable } from '../db/database.ts';
+import type { Queryable } from '../platform/db/database.ts';
 
 export type OperationStatus = 'Pending' | 'Failed' | 'TimedOut' | string;
 

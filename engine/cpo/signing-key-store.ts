@@ -8,8 +8,8 @@ import {
   generateKeyPairSync,
   type KeyObject,
 } from 'node:crypto';
-import type { Queryable } from '../db/database.ts';
-import type { SecretBox } from '../secrets/secret-box.ts';
+import type { Queryable } from '../platform/db/database.ts';
+import type { SecretBox } from '../platform/secrets/secret-box.ts';
 
 export interface PublicSigningKey {
   key_id: string;

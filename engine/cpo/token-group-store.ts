@@ -1,6 +1,6 @@
 // Token groups link locations (a record only: chargers do not restrict tokens by it). E20 pages
 // through a group's locations, soft-deleted ones included with their deleted_at.
-import type { Database } from '../db/database.ts';
+import type { Database } from '../platform/db/database.ts';
 import { toLocation, type Location } from './location-store.ts';
 
 export interface TokenGroup {

@@ -1,6 +1,6 @@
 // Voucher groups and their vouchers. Deleting a group deletes every voucher in one transaction,
 // or nothing when the group holds more than the configured maximum.
-import type { Database } from '../db/database.ts';
+import type { Database } from '../platform/db/database.ts';
 
 export interface VoucherGroup {
   id: number;

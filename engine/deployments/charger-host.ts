@@ -15,8 +15,8 @@ import type {
   SupervisorEvent,
 } from '../../actors/supervisor/supervisor-ports.ts';
 import type { ChargerActor, ChargerRuntime } from '../charger/charger-runtime.ts';
-import type { ChargerInspector } from '../inspect/charger-inspector.ts';
-import type { Logger } from '../logger.ts';
+import type { ChargerInspector } from '../charger/charger-inspector.ts';
+import type { Logger } from '../platform/log/logger.ts';
 import type { DeploymentRow, DeploymentStore } from './deployment-store.ts';
 import type { DeploymentWriteBehind, PersistedCharger } from './deployment-write-behind.ts';
 

@@ -4,7 +4,7 @@
 import type { ChargerModel, ChargerOcppVersion, StageEvent } from '../../actors/charger/charger-ports.ts';
 import type { CatalogModel, CatalogStore } from '../catalog/catalog-store.ts';
 import type { ChargePointStore } from '../cpo/charge-point-store.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../platform/log/logger.ts';
 import type { ChargerHost } from './charger-host.ts';
 import type { DeploymentRow, DeploymentStore, NewDeployment } from './deployment-store.ts';
 import type { DeploymentWriteBehind } from './deployment-write-behind.ts';

@@ -6,7 +6,7 @@ import type {
   Stage,
   StageOutcome,
 } from '../../actors/charger/charger-ports.ts';
-import type { Queryable } from '../db/database.ts';
+import type { Queryable } from '../platform/db/database.ts';
 
 export interface DeploymentRow {
   id: string;

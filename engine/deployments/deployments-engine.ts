@@ -2,11 +2,11 @@
 // write-behind, background jobs and the stores the API reads. Created before the HTTP server
 // listens (the routers need it), started once it listens (chargers of the built-in central system
 // connect to it), closed before anything else (snapshots flushed, actors stopped, not marked stopped).
-import type { Platform } from '../platform.ts';
+import type { Platform } from '../platform/platform.ts';
 import type { CatalogStore } from '../catalog/catalog-store.ts';
 import type { ChargePointStore } from '../cpo/charge-point-store.ts';
 import { createChargerRuntime } from '../charger/charger-runtime.ts';
-import { createChargerInspector, type ChargerInspector } from '../inspect/charger-inspector.ts';
+import { createChargerInspector, type ChargerInspector } from '../charger/charger-inspector.ts';
 import { ChargerHost } from './charger-host.ts';
 import { DeploymentStore } from './deployment-store.ts';
 import { DeploymentService } from './deployment-service.ts';

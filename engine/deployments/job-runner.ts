@@ -2,7 +2,7 @@
 // resumes where the job was (a target redone after a crash is harmless: every step is idempotent
 // or, for restart, merely repeated). Jobs of a location being deleted, or of a closing process,
 // are cancelled between targets.
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../platform/log/logger.ts';
 import type { Job, JobStore } from './job-store.ts';
 
 /** One target of a job; failures are the step's own business (it records them). */

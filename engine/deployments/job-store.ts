@@ -1,6 +1,6 @@
 // Background jobs (E7 location deployment, E9 location fan-out), stored so that a restart resumes
 // them: `targets` is fixed when the job is accepted, `done` counts the finished head of it.
-import type { Queryable } from '../db/database.ts';
+import type { Queryable } from '../platform/db/database.ts';
 
 export type JobKind = 'deploy_location' | 'runtime_op';
 

@@ -1,6 +1,6 @@
 // E10 reads of the stage-event log: newest first, filtered in SQL, bounded by `limit`.
 import type { StageEvent } from '../../actors/charger/charger-ports.ts';
-import type { Queryable } from '../db/database.ts';
+import type { Queryable } from '../platform/db/database.ts';
 
 export type OutcomeFilter = 'failed' | 'stuck' | 'recovered' | 'alerts' | 'all';
 

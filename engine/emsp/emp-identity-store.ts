@@ -1,7 +1,7 @@
 // E18 roaming identities: the (country_code, party_id) pairs an organization issues tokens
 // under. A pair is registered once per organization (tenants of the sandbox never see each
 // other's pairs, so one cannot block or detect another's).
-import type { Queryable } from '../db/database.ts';
+import type { Queryable } from '../platform/db/database.ts';
 
 export interface NewEmpIdentity {
   country_code: string;

@@ -1,6 +1,6 @@
 // The eMSP and roaming services the API uses, built once per process on the platform.
-import type { Platform } from '../platform.ts';
-import { IdempotencyStore } from '../idempotency/idempotency-store.ts';
+import type { Platform } from '../platform/platform.ts';
+import { IdempotencyStore } from '../platform/idempotency/idempotency-store.ts';
 import { PartnerStore } from '../roaming/partner-store.ts';
 import { createOcpiClient } from '../roaming/ocpi-gateway.ts';
 import { ChargingProfileCallback } from '../roaming/charging-profile-callback.ts';

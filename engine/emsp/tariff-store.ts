@@ -1,5 +1,5 @@
 // E19 tariffs CPO partners published to the organization, kept in OCPI 2.2.1 shape.
-import type { Queryable } from '../db/database.ts';
+import type { Queryable } from '../platform/db/database.ts';
 import type { OcpiTariff, TariffBody } from '../../protocols/ocpi/tariff.ts';
 
 const OPTIONAL_FIELDS = [

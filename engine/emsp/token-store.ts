@@ -1,5 +1,5 @@
 // eMSP tokens of each organization (the spec's Token record), and their OCPI form.
-import type { Queryable } from '../db/database.ts';
+import type { Queryable } from '../platform/db/database.ts';
 import type { OcpiToken, TokenType, WhitelistType } from '../../protocols/ocpi/token.ts';
 import type { OcpiVersion } from '../../protocols/ocpi/versions.ts';
 import type { TokenStatus } from './token-status.ts';

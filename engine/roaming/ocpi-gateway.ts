@@ -1,7 +1,7 @@
 // Builds the OCPI client the engine uses for every partner call, with the configured timeout,
 // and logs each call with its duration (never the credentials token).
 import { OcpiClient, type OcpiCallRecord } from '../../protocols/ocpi/client.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../platform/log/logger.ts';
 
 export function createOcpiClient(
   opts: { timeoutMs: number; log: Logger },

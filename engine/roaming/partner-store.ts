@@ -1,7 +1,7 @@
 // The roaming-partner registry of each organization: who we talk OCPI to, in which role and
 // version, with which credentials token and module endpoints.
-import type { Queryable } from '../db/database.ts';
-import type { SecretBox } from '../secrets/secret-box.ts';
+import type { Queryable } from '../platform/db/database.ts';
+import type { SecretBox } from '../platform/secrets/secret-box.ts';
 import type { OcpiVersion } from '../../protocols/ocpi/versions.ts';
 
 export type PartnerRole = 'CPO' | 'EMSP';

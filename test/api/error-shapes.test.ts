@@ -7,9 +7,9 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import { z } from 'zod';
 import { pino } from 'pino';
-import { errorMiddleware } from '../../api/errors.ts';
+import { errorMiddleware } from '../../api/http/errors.ts';
 import { jsonBody, mount } from '../../api/app.ts';
-import { parseBody } from '../../api/validation.ts';
+import { parseBody } from '../../api/http/validation.ts';
 
 describe('API error shapes', () => {
   let server: Server;

@@ -4,8 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../../engine/config.ts';
-import { createTokenService } from '../../engine/auth/tokens.ts';
+import { loadConfig } from '../../engine/platform/config/config.ts';
+import { createTokenService } from '../../engine/platform/auth/tokens.ts';
 
 const run = (args: string[], env: Record<string, string>) =>
   spawnSync(process.execPath, ['--import', 'tsx', 'cli/token.ts', ...args], {

@@ -4,8 +4,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../../engine/config.ts';
-import { DEV_SECRETS_KEY_FILE, createSecretBox, secretsKeyOf } from '../../engine/secrets/secret-box.ts';
+import { loadConfig } from '../../engine/platform/config/config.ts';
+import {
+  DEV_SECRETS_KEY_FILE,
+  createSecretBox,
+  secretsKeyOf,
+} from '../../engine/platform/secrets/secret-box.ts';
 
 describe('secret box', () => {
   test('opens what it sealed; another context or key cannot', () => {

@@ -1,7 +1,7 @@
 // INSPECT / INSPECT_URL as the configuration reads them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError, DEFAULT_INSPECT_URL, loadConfig } from '../../engine/config.ts';
+import { ConfigError, DEFAULT_INSPECT_URL, loadConfig } from '../../engine/platform/config/config.ts';
 
 test('INSPECT unset: inspection is off', () => {
   assert.equal(loadConfig({}).inspect, undefined);

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import { startTestService, type TestService } from '../support/service.ts';
 import { startStrictCsms, type StrictCsms } from '../support/strict-csms.ts';
-import { describeInspection } from '../../engine/inspect/inspect-receiver.ts';
+import { describeInspection } from '../../engine/charger/inspect-receiver.ts';
 import { DUAL_MODEL, eventsOf, eventually, type As } from './deployment-helpers.ts';
 
 let svc: TestService;

@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { loadConfig } from '../../engine/config.ts';
-import { createTokenService } from '../../engine/auth/tokens.ts';
+import { loadConfig } from '../../engine/platform/config/config.ts';
+import { createTokenService } from '../../engine/platform/auth/tokens.ts';
 import {
   REAL_DATABASE_URL,
   REAL_MQTT_URL,

@@ -3,7 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MODE, startTestService, type TestService } from '../support/service.ts';
-import { IdempotencyStore } from '../../engine/idempotency/idempotency-store.ts';
+import { IdempotencyStore } from '../../engine/platform/idempotency/idempotency-store.ts';
 
 describe(`idempotency keys (${MODE})`, () => {
   let svc: TestService;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError, isDevAuth, loadConfig } from '../../engine/config.ts';
+import { ConfigError, isDevAuth, loadConfig } from '../../engine/platform/config/config.ts';
 
 test('defaults match interface.md: port 8080 on 0.0.0.0, embedded services, dev auth', () => {
   const c = loadConfig({});

@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { migrate, readMigrations } from '../../engine/db/migrate.ts';
+import { migrate, readMigrations } from '../../engine/platform/db/migrate.ts';
 import { MODE } from '../support/service.ts';
 import { openTestDatabase, silentLog } from '../support/database.ts';
-import type { Database } from '../../engine/db/database.ts';
+import type { Database } from '../../engine/platform/db/database.ts';
 
 describe(`schema migrations (${MODE})`, () => {
   let db: Database;

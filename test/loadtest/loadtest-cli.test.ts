@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LoadtestReport } from '../../engine/loadtest/report.ts';
+import type { LoadtestReport } from '../../tools/loadtest/report.ts';
 
 test('npm run loadtest: 200 chargers (mix) all online, reports written, 0 schema errors, 0 lost transactions', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'evsim-loadtest-e2e-'));
@@ -16,7 +16,7 @@ test('npm run loadtest: 200 chargers (mix) all online, reports written, 0 schema
     const child = spawn(
       process.execPath,
       [
-        '--import', 'tsx', 'cli/loadtest.ts',
+        '--import', 'tsx', 'tools/loadtest/main.ts',
         '--chargers', '200', '--ocpp', 'mix', '--duration', '20',
         '--charging-share', '0.2', '--meter-interval', '5', '--heartbeat', '10',
         '--report', reportFile,

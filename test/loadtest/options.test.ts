@@ -2,7 +2,7 @@
 // given for what cannot be run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseAddressRange, parseLoadtestOptions, UsageError } from '../../engine/loadtest/options.ts';
+import { parseAddressRange, parseLoadtestOptions, UsageError } from '../../tools/loadtest/options.ts';
 
 test('loadtest options: defaults', () => {
   const o = parseLoadtestOptions([]);

@@ -5,13 +5,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LatencyHistogram, LoadMetrics, progressLine } from '../../engine/loadtest/metrics.ts';
-import { parseLoadtestOptions } from '../../engine/loadtest/options.ts';
-import type { ReferenceCsmsStats } from '../../engine/loadtest/reference-csms.ts';
-import { buildReport, summaryText } from '../../engine/loadtest/report.ts';
-import { renderHtml } from '../../engine/loadtest/report-html.ts';
-import { progressPrinter, reportPaths, writeReports } from '../../engine/loadtest/run.ts';
-import { indexOf, identityOf, type LocalRunResult } from '../../engine/loadtest/run-local.ts';
+import { LatencyHistogram, LoadMetrics, progressLine } from '../../tools/loadtest/metrics.ts';
+import { parseLoadtestOptions } from '../../tools/loadtest/options.ts';
+import type { ReferenceCsmsStats } from '../../tools/reference-csms/reference-csms.ts';
+import { buildReport, summaryText } from '../../tools/loadtest/report.ts';
+import { renderHtml } from '../../tools/loadtest/report-html.ts';
+import { progressPrinter, reportPaths, writeReports } from '../../tools/loadtest/run.ts';
+import { indexOf, identityOf, type LocalRunResult } from '../../tools/loadtest/run-local.ts';
 
 test('latency histogram: percentiles within the 10 % bucket resolution, capped at the max', () => {
   const h = new LatencyHistogram();

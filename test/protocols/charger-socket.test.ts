@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { WebSocketServer } from 'ws';
-import { openChargerSocket, type ChargerSocketOptions } from '../../engine/ocpp/ws-client.ts';
+import { openChargerSocket, type ChargerSocketOptions } from '../../engine/charger/ws-client.ts';
 import { RpcClosedError, RpcEndpoint, type OcppVersion } from '../../protocols/ocpp/index.ts';
 import { startStrictCsms, type StrictCsms } from '../support/strict-csms.ts';
 import { makeTestCertificates } from './test-certificates.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { KeepaliveWheel, type WheelTimers } from '../../engine/ocpp/keepalive-wheel.ts';
+import { KeepaliveWheel, type WheelTimers } from '../../engine/charger/keepalive-wheel.ts';
 
 /** One fake interval the test fires by hand. */
 function manualInterval() {

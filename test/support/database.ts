@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { createDatabase, type Database } from '../../engine/db/database.ts';
-import { startEmbeddedPostgres } from '../../engine/db/embedded-postgres.ts';
+import { createDatabase, type Database } from '../../engine/platform/db/database.ts';
+import { startEmbeddedPostgres } from '../../engine/platform/db/embedded-postgres.ts';
 import { REAL_DATABASE_URL, createSchema, dropSchema, withSearchPath } from './service.ts';
 
 export const silentLog = pino({ level: 'silent' });

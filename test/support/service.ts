@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { loadConfig } from '../../engine/config.ts';
-import { createLogger } from '../../engine/logger.ts';
+import { loadConfig } from '../../engine/platform/config/config.ts';
+import { createLogger } from '../../engine/platform/log/logger.ts';
 import { startService, type Service } from '../../api/server.ts';
 
 export const REAL_DATABASE_URL = process.env.DATABASE_URL || undefined;

@@ -1,0 +1,23 @@
+// What the routers are given: the platform (database, broker, tokens, config) and the engine's
+// services. Routers receive a deps object, never reach for globals.
+import type { Platform } from '../../engine/platform/platform.ts';
+import type { CatalogStore } from '../../engine/catalog/catalog-store.ts';
+import type { TemplateStore } from '../../engine/catalog/template-store.ts';
+import type { CpoServices } from '../../engine/cpo/cpo-services.ts';
+import type { EmspServices } from '../../engine/emsp/emsp-services.ts';
+import type { DeploymentsEngine } from '../../engine/deployments/deployments-engine.ts';
+import type { CommandsEngine } from '../../engine/commands/commands-engine.ts';
+
+export interface ApiDeps {
+  platform: Platform;
+  catalog: CatalogStore;
+  templates: TemplateStore;
+  /** eMSP area, roaming partners and the OCPI client, idempotency keys. */
+  emsp: EmspServices;
+  /** CPO area and the built-in central system. */
+  cpo: CpoServices;
+  /** Virtual charger deployments (E5-E10): supervisor host, stores, background jobs. */
+  deployments: DeploymentsEngine;
+  /** Commands to virtual chargers over MQTT (E11-E16). */
+  commands: CommandsEngine;
+}

@@ -1,0 +1,295 @@
+// The load test's outcome as one JSON-able object, the summary table printed at the end, and the
+// checks against the targets. The HTML rendering lives in report-html.ts.
+import { readFileSync } from 'node:fs';
+import { availableParallelism, cpus, totalmem } from 'node:os';
+import type { Sample } from './metrics.ts';
+import { round } from './metrics.ts';
+import type { LoadtestOptions } from './options.ts';
+import type { ReferenceCsmsStats } from '../reference-csms/reference-csms.ts';
+import type { LocalRunResult, PhaseMarks } from './run-local.ts';
+
+export interface ActionReport {
+  count: number;
+  errors: number;
+  timeouts: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+}
+
+export interface LoadtestReport {
+  startedAt: string;
+  options: Omit<LoadtestOptions, 'token' | 'help'>;
+  machine: {
+    node: string;
+    cores: number;
+    cpu: string;
+    memoryGb: number;
+    platform: string;
+    /** Files (so sockets) one process may open: ulimit -n; null when unknown. */
+    openFiles: number | null;
+  };
+  mode: 'in-process' | 'via-api';
+  /** The central system loaded: the built-in reference one (own process) or --csms. */
+  csms: { url: string; builtIn: boolean };
+  chargers: number;
+  online: {
+    /** Chargers that came online at least once. */
+    reached: number;
+    /** Online at the end of the run. */
+    atEnd: number;
+    /** Seconds from the first deploy. */
+    first: number | null;
+    half: number | null;
+    p99: number | null;
+    all: number | null;
+    /** Chargers per second until all (or all that did) came online. */
+    bootRate: number;
+  };
+  marks: PhaseMarks;
+  latency: Record<string, ActionReport>;
+  chargerSide: { calls: number; callErrors: number; schemaErrors: number };
+  centralSystem: ReferenceCsmsStats | null;
+  transactions: {
+    /** Sessions the chargers ran (a transaction open on the connector before the stop). */
+    sessions: number;
+    sessionsStopped: number;
+    /** Known only with the built-in central system. */
+    lost: number | null;
+    duplicated: number | null;
+  };
+  disconnects: number;
+  failures: Record<string, number>;
+  stuck: number;
+  memory: {
+    baselineRss: number;
+    idleRss: number | null;
+    idleHeapUsed: number | null;
+    peakRss: number;
+    /** (idle - baseline) / chargers, bytes. */
+    rssPerCharger: number | null;
+    heapPerCharger: number | null;
+  };
+  cpu: { steadyPercent: number | null; totalPercent: number };
+  timeline: Sample[];
+  checks: { name: string; ok: boolean; detail: string }[];
+}
+
+export function machineInfo(): LoadtestReport['machine'] {
+  return {
+    node: process.version,
+    cores: availableParallelism(),
+    cpu: cpus()[0]?.model ?? 'unknown',
+    memoryGb: Math.round(totalmem() / 2 ** 30),
+    platform: `${process.platform} ${process.arch}`,
+    openFiles: openFileLimit(),
+  };
+}
+
+/** The soft limit on open files of this process (Linux), which caps its connections. */
+export function openFileLimit(): number | null {
+  try {
+    const line = readFileSync('/proc/self/limits', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Max open files'));
+    const soft = Number(line?.split(/\s{2,}/)[1]);
+    return Number.isFinite(soft) ? soft : null;
+  } catch {
+    return null;
+  }
+}
+
+export function buildReport(
+  options: LoadtestOptions,
+  run: LocalRunResult,
+  csms: { url: string; builtIn: boolean; stats: ReferenceCsmsStats | null },
+  startedAt: Date,
+): LoadtestReport {
+  const m = run.metrics;
+  const latency: Record<string, ActionReport> = {};
+  for (const [action, s] of [...m.actions].sort(([a], [b]) => a.localeCompare(b))) {
+    latency[action] = {
+      count: s.count,
+      errors: s.errors,
+      timeouts: s.timeouts,
+      p50: round(s.latency.percentile(50), 2),
+      p95: round(s.latency.percentile(95), 2),
+      p99: round(s.latency.percentile(99), 2),
+      max: round(s.latency.max, 2),
+    };
+  }
+  const all = m.timeToOnline(1);
+  const lastOnline = Math.max(0, ...Array.from(m.firstOnline).filter((t) => !Number.isNaN(t)));
+  const tx = csms.stats?.transactions;
+  const { token: _token, help: _help, ...shownOptions } = options;
+  const perCharger = (a: number | undefined, b: number) =>
+    a === undefined ? null : Math.round((a - b) / options.chargers);
+  const report: LoadtestReport = {
+    startedAt: startedAt.toISOString(),
+    options: shownOptions,
+    machine: machineInfo(),
+    mode: options.viaApi ? 'via-api' : 'in-process',
+    csms: { url: csms.url, builtIn: csms.builtIn },
+    chargers: options.chargers,
+    online: {
+      reached: m.everOnline,
+      atEnd: m.online,
+      first: m.timeToOnline(1 / options.chargers),
+      half: m.timeToOnline(0.5),
+      p99: m.timeToOnline(0.99),
+      all,
+      bootRate: lastOnline > 0 ? round(m.everOnline / lastOnline, 1) : 0,
+    },
+    marks: run.marks,
+    latency,
+    chargerSide: { calls: m.calls, callErrors: m.callErrors, schemaErrors: m.schemaErrors },
+    centralSystem: csms.stats,
+    transactions: {
+      sessions: run.sessions,
+      sessionsStopped: run.sessionsStopped,
+      // Lost: a session the chargers ran that the central system never saw start, or saw start
+      // and never saw stop. Duplicated: a start or stop it saw twice.
+      lost: tx ? Math.max(0, run.sessions - tx.started) + tx.open : null,
+      duplicated: tx ? tx.duplicateStarts + tx.duplicateStops : null,
+    },
+    disconnects: m.disconnects,
+    failures: { ...m.failures },
+    stuck: m.stuck,
+    memory: {
+      baselineRss: run.baseline.rss,
+      idleRss: run.idle?.rss ?? null,
+      idleHeapUsed: run.idle?.heapUsed ?? null,
+      peakRss: run.peakRss,
+      rssPerCharger: perCharger(run.idle?.rss, run.baseline.rss),
+      heapPerCharger: perCharger(run.idle?.heapUsed, run.baseline.heapUsed),
+    },
+    cpu: { steadyPercent: run.steadyCpu, totalPercent: run.totalCpu },
+    timeline: m.samples,
+    checks: [],
+  };
+  report.checks = checksOf(report);
+  return report;
+}
+
+/** What must hold for any run to pass (the exit code says whether they did). */
+export function checksOf(r: LoadtestReport): LoadtestReport['checks'] {
+  const checks: LoadtestReport['checks'] = [
+    {
+      name: 'every charger came online',
+      ok: r.online.reached === r.chargers,
+      detail: `${r.online.reached}/${r.chargers}`,
+    },
+    {
+      name: 'no schema error',
+      ok: r.chargerSide.schemaErrors === 0 && (r.centralSystem?.schemaErrors ?? 0) === 0,
+      detail: `charger side ${r.chargerSide.schemaErrors}, central system ${r.centralSystem?.schemaErrors ?? 'n/a'}`,
+    },
+  ];
+  if (r.transactions.lost !== null)
+    checks.push({
+      name: 'no lost or duplicated transaction',
+      ok: r.transactions.lost === 0 && r.transactions.duplicated === 0,
+      detail: `${r.transactions.sessions} sessions, lost ${r.transactions.lost}, duplicated ${r.transactions.duplicated}`,
+    });
+  return checks;
+}
+
+const kb = (bytes: number | null) => (bytes === null ? 'n/a' : `${(bytes / 1024).toFixed(1)} KB`);
+const mb = (bytes: number | null) => (bytes === null ? 'n/a' : `${Math.round(bytes / 1048576)} MB`);
+const sec = (s: number | null) => (s === null ? 'never' : `${s.toFixed(2)} s`);
+const pct = (p: number | null) => (p === null ? 'n/a' : `${p.toFixed(1)} %`);
+
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  return rows
+    .map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '))
+    .join('\n');
+}
+
+/** The table printed at the end of a run. */
+export function summaryText(r: LoadtestReport): string {
+  const o = r.options;
+  const lines: string[] = [];
+  lines.push(
+    `Load test: ${r.chargers} chargers (${o.ocpp}), ramp ${o.ramp === 0 ? 'unlimited' : `${o.ramp}/s`}, ` +
+      `${o.durationSec} s, ${Math.round(o.chargingShare * 100)} % charging, heartbeat ${o.heartbeatSec} s, ` +
+      `meter values every ${o.meterIntervalSec} s`,
+  );
+  lines.push(
+    `Machine: ${r.machine.cores} cores (${r.machine.cpu}), ${r.machine.memoryGb} GB, Node ${r.machine.node}; ` +
+      `central system: ${r.csms.builtIn ? 'reference, own process' : r.csms.url}`,
+  );
+  lines.push('');
+  lines.push(
+    table([
+      ['online', 'first', '50 %', '99 %', '100 %', 'boot rate'],
+      [
+        `${r.online.reached}/${r.chargers}`,
+        sec(r.online.first),
+        sec(r.online.half),
+        sec(r.online.p99),
+        sec(r.online.all),
+        `${r.online.bootRate}/s`,
+      ],
+    ]),
+  );
+  lines.push('');
+  const actions = Object.entries(r.latency);
+  if (actions.length > 0) {
+    lines.push('Round trips at the charger side (ms):');
+    lines.push(
+      table([
+        ['action', 'calls', 'p50', 'p95', 'p99', 'max', 'errors', 'timeouts'],
+        ...actions.map(([action, a]) => [
+          action,
+          String(a.count),
+          a.p50.toFixed(1),
+          a.p95.toFixed(1),
+          a.p99.toFixed(1),
+          a.max.toFixed(1),
+          String(a.errors),
+          String(a.timeouts),
+        ]),
+      ]),
+    );
+    lines.push('');
+  }
+  const cs = r.centralSystem;
+  const callErrors = cs ? Object.values(cs.callErrors).reduce((a, b) => a + b, 0) : null;
+  lines.push(
+    table([
+      ['measure', 'value'],
+      ['central system: CALLERRORs sent', callErrors === null ? 'n/a' : String(callErrors)],
+      ['central system: schema errors', cs ? String(cs.schemaErrors) : 'n/a'],
+      ['charger side: schema errors', String(r.chargerSide.schemaErrors)],
+      ['charger side: CALLERRORs / timeouts received', String(r.chargerSide.callErrors)],
+      ['sessions (stopped)', `${r.transactions.sessions} (${r.transactions.sessionsStopped})`],
+      [
+        'transactions lost / duplicated',
+        r.transactions.lost === null ? 'n/a' : `${r.transactions.lost} / ${r.transactions.duplicated}`,
+      ],
+      ['disconnects', String(r.disconnects)],
+      [
+        'connection failures',
+        Object.entries(r.failures)
+          .map(([c, n]) => `${c} ${n}`)
+          .join(', ') || '0',
+      ],
+      ['engine RSS per idle charger', kb(r.memory.rssPerCharger)],
+      ['engine heap per idle charger', kb(r.memory.heapPerCharger)],
+      ['engine RSS idle / peak', `${mb(r.memory.idleRss)} / ${mb(r.memory.peakRss)}`],
+      ['engine CPU steady state (one core)', pct(r.cpu.steadyPercent)],
+      ['engine CPU whole run (one core)', pct(r.cpu.totalPercent)],
+      [
+        'central system CPU whole run (one core)',
+        cs?.processCpuMs === undefined
+          ? 'n/a'
+          : pct(Math.round((cs.processCpuMs / 10 / Math.max(1, r.marks.endAt)) * 10) / 10),
+      ],
+    ]),
+  );
+  lines.push('');
+  for (const c of r.checks) lines.push(`${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.detail}`);
+  return lines.join('\n');
+}

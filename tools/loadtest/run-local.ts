@@ -1,0 +1,227 @@
+// Runs the load test's chargers in this process through the real charger runtime: deploys them at
+// the ramp, starts sessions on a share of them once all are online (after the idle memory
+// reading), keeps them running for the duration, then ends the sessions and stops everything.
+import { pino } from 'pino';
+import type { ChargerInput, ChargerModel } from '../../actors/charger/charger-ports.ts';
+import { createChargerRuntime, type ChargerActor } from '../../engine/charger/charger-runtime.ts';
+import type { ChargerConnectionSettings } from '../../engine/charger/charger-link.ts';
+import { LoadMetrics, type Sample } from './metrics.ts';
+import type { LoadtestOptions } from './options.ts';
+
+export const LOADTEST_MODEL: ChargerModel = {
+  boot_vendor: 'EVSim',
+  boot_model: 'LoadTest-AC-22',
+  firmware_version: '1.0.0',
+  connector_count: 2,
+  max_power_kw: 22,
+  current_type: 'AC',
+};
+
+/** Identities are a prefix and a fixed-width number, so the number is the charger's index. */
+const PREFIX = 'LT';
+export const identityOf = (i: number) => PREFIX + String(i).padStart(6, '0');
+export const indexOf = (identity: string) => Number(identity.slice(PREFIX.length));
+
+export interface PhaseMarks {
+  /** Seconds from the start. */
+  allOnline: number | null;
+  idleMeasuredAt: number | null;
+  sessionsStartedAt: number | null;
+  steadyFrom: number | null;
+  endAt: number;
+}
+
+export interface MemoryReading {
+  rss: number;
+  heapUsed: number;
+}
+
+export interface LocalRunResult {
+  metrics: LoadMetrics;
+  marks: PhaseMarks;
+  baseline: MemoryReading;
+  idle: MemoryReading | null;
+  peakRss: number;
+  /** Sessions the chargers started (a transaction was running on connector 1 at the end). */
+  sessions: number;
+  /** Of those, sessions whose stop was delivered (the charger's outbox drained). */
+  sessionsStopped: number;
+  /** CPU of this process in the steady window (% of one core), and over the whole run. */
+  steadyCpu: number | null;
+  totalCpu: number;
+}
+
+export interface LocalRunHooks {
+  csmsUrl: string;
+  /** Called once a second with the latest sample. */
+  onSample?: (sample: Sample) => void;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const gc = (globalThis as { gc?: () => void }).gc;
+
+async function settledMemory(): Promise<MemoryReading> {
+  if (gc) {
+    for (let i = 0; i < 3; i++) {
+      gc();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+  const m = process.memoryUsage();
+  return { rss: m.rss, heapUsed: m.heapUsed };
+}
+
+function versionOf(options: LoadtestOptions, i: number): ChargerInput['version'] {
+  if (options.ocpp === 'mix') return i % 2 === 0 ? 'ocpp1.6' : 'ocpp2.0.1';
+  return options.ocpp;
+}
+
+/** Indexes of the charging chargers: spread evenly over the fleet (and so over both versions). */
+export function chargingIndexes(chargers: number, share: number): number[] {
+  const count = Math.round(chargers * share);
+  const out: number[] = [];
+  for (let k = 0; k < count; k++) out.push(Math.floor((k * chargers) / count));
+  return out;
+}
+
+export async function runLocal(options: LoadtestOptions, hooks: LocalRunHooks): Promise<LocalRunResult> {
+  const N = options.chargers;
+  const metrics = new LoadMetrics(N, indexOf);
+  const addresses = options.localAddresses.map((localAddress) => ({ localAddress }));
+  const connectionSettings =
+    addresses.length > 0
+      ? (identity: string): ChargerConnectionSettings => addresses[indexOf(identity) % addresses.length]
+      : undefined;
+  const runtime = createChargerRuntime({
+    log: pino({ level: 'warn' }),
+    defaultCsmsUrl: () => hooks.csmsUrl,
+    connectionSettings,
+    onCallAnswered: metrics.onCall,
+    onSchemaError: metrics.onSchemaError,
+  });
+  // One config object for all: the machine copies what differs from its defaults.
+  const config = {
+    HeartbeatInterval: String(options.heartbeatSec),
+    MeterValueSampleInterval: String(options.meterIntervalSec),
+  };
+  const actors: ChargerActor[] = new Array(N);
+  const baseline = await settledMemory();
+  let peakRss = baseline.rss;
+  const cpuAtStart = process.cpuUsage();
+
+  const ticker = setInterval(() => {
+    const sample = metrics.sample();
+    if (sample.rss > peakRss) peakRss = sample.rss;
+    hooks.onSample?.(sample);
+  }, 1000);
+
+  const deploy = (i: number) => {
+    const actor = runtime.create({
+      identity: identityOf(i),
+      version: versionOf(options, i),
+      model: LOADTEST_MODEL,
+      config,
+    });
+    actor.on('stage', metrics.onStage);
+    actor.start();
+    actor.send({ type: 'DEPLOY' });
+    actors[i] = actor;
+  };
+
+  const endAt = options.durationSec;
+  const marks: PhaseMarks = {
+    allOnline: null,
+    idleMeasuredAt: null,
+    sessionsStartedAt: null,
+    steadyFrom: null,
+    endAt,
+  };
+  const remaining = () => (endAt - metrics.now()) * 1000;
+
+  // Deploy: unlimited = as fast as the event loop takes them (yielding every chunk so sockets
+  // opened earlier make progress); otherwise a tick every 100 ms deploys what the ramp allows.
+  let next = 0;
+  if (options.ramp === 0) {
+    const CHUNK = 250;
+    while (next < N) {
+      const end = Math.min(N, next + CHUNK);
+      for (; next < end; next++) deploy(next);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  } else {
+    const t0 = metrics.now();
+    while (next < N && remaining() > 0) {
+      const due = Math.min(N, Math.floor((metrics.now() - t0) * options.ramp) + 1);
+      for (; next < due; next++) deploy(next);
+      if (next < N) await sleep(100);
+    }
+  }
+
+  // All online (or out of time): note when, let the boot traffic drain, read idle memory.
+  while (metrics.online < next && remaining() > 0) await sleep(50);
+  if (metrics.everOnline === N) marks.allOnline = metrics.timeToOnline(1);
+  const quiet = async () => {
+    // Idle = no outstanding CALL on any charger: StatusNotifications after boot answered.
+    while (remaining() > 0 && actors.some((a) => a && Object.keys(a.getSnapshot().context.calls).length > 0))
+      await sleep(100);
+  };
+  await quiet();
+  let idle: MemoryReading | null = null;
+  if (remaining() > 0 && metrics.online === N) {
+    idle = await settledMemory();
+    marks.idleMeasuredAt = metrics.now();
+  }
+
+  // Sessions, spread over one meter interval (at most 30 s) so meter values do not come in waves.
+  const charging = chargingIndexes(next, options.chargingShare);
+  const spreadMs = Math.min(options.meterIntervalSec, 30) * 1000;
+  if (charging.length > 0 && remaining() > 0) {
+    marks.sessionsStartedAt = metrics.now();
+    const perTick = Math.max(1, Math.ceil(charging.length / (spreadMs / 100)));
+    for (let k = 0; k < charging.length && remaining() > 0; k += perTick) {
+      for (const i of charging.slice(k, k + perTick)) {
+        actors[i].send({ type: 'PLUG_IN', connectorId: 1 });
+        actors[i].send({ type: 'PRESENT_TOKEN', connectorId: 1, idTag: 'LOADTEST' });
+      }
+      await sleep(100);
+    }
+  }
+  // Steady state: a few seconds after the last session started, until the end.
+  await sleep(Math.min(5000, Math.max(0, remaining())));
+  let steadyCpuStart: NodeJS.CpuUsage | null = null;
+  if (remaining() > 0) {
+    marks.steadyFrom = metrics.now();
+    steadyCpuStart = process.cpuUsage();
+  }
+  const steadyStartedAt = performance.now();
+  if (remaining() > 0) await sleep(remaining());
+  const steadyCpu = steadyCpuStart
+    ? cpuPercent(process.cpuUsage(steadyCpuStart), performance.now() - steadyStartedAt)
+    : null;
+
+  // End the sessions (EV unplugged: StopTransaction / TransactionEvent Ended) and wait until the
+  // chargers delivered them, so the central system's ledger can be compared.
+  let sessions = 0;
+  for (const i of charging) {
+    const actor = actors[i];
+    if (actor?.getSnapshot().context.connectors[0]?.tx) sessions++;
+    actor?.send({ type: 'UNPLUG', connectorId: 1 });
+  }
+  const stopDeadline = performance.now() + 30_000;
+  const undelivered = () =>
+    charging.filter((i) => {
+      const ctx = actors[i]?.getSnapshot().context;
+      return ctx && (ctx.outbox.length > 0 || ctx.connectors[0]?.tx);
+    }).length;
+  while (undelivered() > 0 && performance.now() < stopDeadline) await sleep(100);
+  const sessionsStopped = sessions - undelivered();
+
+  clearInterval(ticker);
+  hooks.onSample?.(metrics.sample());
+  const totalCpu = cpuPercent(process.cpuUsage(cpuAtStart), metrics.now() * 1000);
+  for (const actor of actors) actor?.stop();
+  return { metrics, marks, baseline, idle, peakRss, sessions, sessionsStopped, steadyCpu, totalCpu };
+}
+
+const cpuPercent = (usage: NodeJS.CpuUsage, wallMs: number) =>
+  Math.round(((usage.user + usage.system) / 1000 / Math.max(1, wallMs)) * 1000) / 10;
