@@ -1,9 +1,10 @@
 // Batches the central system's frequent writes (presence, heartbeats, connector status) into a few
 // multi-row statements per flush instead of one round trip per OCPP message. Heartbeats and status
 // wait up to `intervalMs`; presence changes flush at once (a connecting charger waits for its row
-// to say online). A flush runs alone: whatever arrives meanwhile goes into the next one.
-import type { Database } from '../db/database.ts';
-import type { Logger } from '../logger.ts';
+// to say online). Scheduled by the one BatchWriter.
+import { BatchWriter } from '../platform/db/batch-writer.ts';
+import type { Database } from '../platform/db/database.ts';
+import type { Logger } from '../platform/log/logger.ts';
 
 export interface Presence {
   online: boolean;
@@ -26,32 +27,38 @@ export class WriteBehind {
   #statuses = new Map<string, StatusWrite>();
   /** Connector-0 status per charge point, fanned out to every connector (use_status_notification_0). */
   #fanOut = new Map<string, StatusWrite & { connectorCount: number }>();
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #timerUrgent = false;
-  #flushing: Promise<void> | undefined;
   #waiters: Array<() => void> = [];
+  readonly #batch: BatchWriter;
 
   constructor(
     private readonly db: Database,
-    private readonly log: Logger,
+    log: Logger,
     private readonly nodeId: string,
     /** The node's current truth about a charge point's connection, read at flush time. */
     private readonly presenceOf: (pk: string) => Presence | undefined,
-    private readonly intervalMs = 1_000,
-  ) {}
+    intervalMs = 1_000,
+  ) {
+    this.#batch = new BatchWriter({
+      name: 'central system',
+      log,
+      delayMs: intervalMs,
+      pending: () => this.#presence.size + this.#heartbeats.size + this.#statuses.size > 0,
+      write: () => this.#write(),
+    });
+  }
 
   /** Resolves once the charge point's current presence is in the database. */
   presenceChanged(pk: string): Promise<void> {
     this.#presence.add(pk);
     return new Promise((resolve) => {
       this.#waiters.push(resolve);
-      this.#schedule(true);
+      this.#batch.schedule(true);
     });
   }
 
   heartbeat(pk: string, at: Date): void {
     this.#heartbeats.set(pk, at);
-    this.#schedule(false);
+    this.#batch.schedule();
   }
 
   status(write: StatusWrite, fanOutTo?: number): void {
@@ -61,49 +68,12 @@ export class WriteBehind {
       this.#fanOut.set(write.pk, { ...write, connectorCount: fanOutTo });
     }
     this.#statuses.set(`${write.pk}/${write.evse}/${write.connector}`, write);
-    this.#schedule(false);
+    this.#batch.schedule();
   }
 
   /** Writes everything pending now (shutdown, tests). */
-  async flush(): Promise<void> {
-    for (;;) {
-      if (this.#flushing) {
-        await this.#flushing;
-        continue;
-      }
-      if (this.#timer) clearTimeout(this.#timer);
-      this.#timer = undefined;
-      if (!this.#pending()) return;
-      await this.#run();
-    }
-  }
-
-  #pending(): boolean {
-    return this.#presence.size + this.#heartbeats.size + this.#statuses.size > 0;
-  }
-
-  #schedule(urgent: boolean): void {
-    if (this.#flushing) return; // the running flush schedules the next one
-    if (this.#timer && (this.#timerUrgent || !urgent)) return;
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timerUrgent = urgent;
-    this.#timer = setTimeout(
-      () => {
-        this.#timer = undefined;
-        if (!this.#flushing) void this.#run();
-      },
-      urgent ? 0 : this.intervalMs,
-    );
-  }
-
-  #run(): Promise<void> {
-    this.#flushing = this.#write()
-      .catch((err) => this.log.error({ err }, 'central system: batched write failed'))
-      .finally(() => {
-        this.#flushing = undefined;
-        if (this.#pending()) this.#schedule(this.#presence.size > 0);
-      });
-    return this.#flushing;
+  flush(): Promise<void> {
+    return this.#batch.flush();
   }
 
   async #write(): Promise<void> {

@@ -6,7 +6,8 @@
 import type { MqttClient } from 'mqtt';
 import type { CommandResult } from '../../actors/charger/charger-ports.ts';
 import type { ChargerHost } from '../deployments/charger-host.ts';
-import type { Logger } from '../logger.ts';
+import { BatchWriter } from '../platform/db/batch-writer.ts';
+import type { Logger } from '../platform/log/logger.ts';
 import { outcomeOf, type Outcome } from './command-outcome.ts';
 import type { CommandStore } from './command-store.ts';
 import { commandSubscription, type CommandMessage } from './command-topics.ts';
@@ -27,7 +28,7 @@ export class CommandConsumer {
   #inbox = new Map<string, CommandMessage>();
   #sent: { id: string; at: Date }[] = [];
   #finished: Finished[] = [];
-  #pumping: Promise<void> | null = null;
+  readonly #batch: BatchWriter;
   #sweeping = false;
   #sweepTimer: NodeJS.Timeout | undefined;
   #closed = false;
@@ -35,6 +36,14 @@ export class CommandConsumer {
 
   constructor(private readonly opts: CommandConsumerOptions) {
     this.#topicHead = `${opts.topicPrefix}/chargers/`;
+    // One batch per turn of the event loop: what arrived in the turn is written together.
+    this.#batch = new BatchWriter({
+      name: 'command status',
+      log: opts.log,
+      delayMs: 0,
+      pending: () => this.#inbox.size > 0 || this.#sent.length > 0 || this.#finished.length > 0,
+      write: () => this.#pump(),
+    });
   }
 
   async start(): Promise<void> {
@@ -64,8 +73,7 @@ export class CommandConsumer {
       await mqtt.unsubscribeAsync(commandSubscription(this.opts.topicPrefix)).catch(() => undefined);
     // Outcomes already reported are still written.
     this.#inbox.clear();
-    await this.#pumping;
-    if (this.#sent.length || this.#finished.length) await this.#pump();
+    await this.#batch.flush();
   }
 
   readonly #onMessage = (topic: string, payload: Buffer): void => {
@@ -80,23 +88,14 @@ export class CommandConsumer {
     if (typeof m?.id !== 'string' || typeof m.deployment_id !== 'string' || !m.event) return;
     // Keyed by id: the same message twice in one batch is one command.
     this.#inbox.set(m.id, m);
-    this.#schedule();
+    this.#batch.schedule();
   };
 
   readonly #onResult = (r: CommandResult): void => {
     if (this.#closed) return;
     this.#finished.push({ id: r.commandId, at: new Date(), ...outcomeOf(r) });
-    this.#schedule();
+    this.#batch.schedule();
   };
-
-  #schedule(): void {
-    this.#pumping ??= new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => this.#pump())
-      .finally(() => {
-        this.#pumping = null;
-        if (this.#inbox.size || this.#sent.length || this.#finished.length) this.#schedule();
-      });
-  }
 
   async #pump(): Promise<void> {
     while (this.#inbox.size || this.#sent.length || this.#finished.length) {

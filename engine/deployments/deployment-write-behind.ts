@@ -1,10 +1,10 @@
 // Write-behind for running chargers: stage events and persisted snapshots are buffered and written
 // in two multi-row statements per flush, so a boot storm of thousands of chargers costs a handful of
-// writes per second instead of one round trip per transition. A timer is armed only while something
-// waits (no idle polling); a flush runs alone and whatever arrives meanwhile goes into the next one.
+// writes per second instead of one round trip per transition (scheduled by the one BatchWriter).
 import { SNAPSHOT_VERSION, type StageEvent } from '../../actors/charger/charger-ports.ts';
-import type { Database } from '../db/database.ts';
-import type { Logger } from '../logger.ts';
+import { BatchWriter } from '../platform/db/batch-writer.ts';
+import type { Database } from '../platform/db/database.ts';
+import type { Logger } from '../platform/log/logger.ts';
 
 /** What the writer needs of a running charger. */
 export interface PersistedCharger {
@@ -29,19 +29,26 @@ const CHUNK = 500;
 export class DeploymentWriteBehind {
   #dirty = new Map<string, PersistedCharger>();
   #events: PendingEvent[] = [];
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #flushing: Promise<void> = Promise.resolve();
+  readonly #batch: BatchWriter;
 
   constructor(
     private readonly db: Database,
-    private readonly log: Logger,
-    private readonly intervalMs = 250,
-  ) {}
+    log: Logger,
+    intervalMs = 250,
+  ) {
+    this.#batch = new BatchWriter({
+      name: 'deployments',
+      log,
+      delayMs: intervalMs,
+      pending: () => this.#events.length > 0 || this.#dirty.size > 0,
+      write: () => this.#write(),
+    });
+  }
 
   /** The charger's snapshot changed: write it with the next flush. */
   changed(charger: PersistedCharger): void {
     this.#dirty.set(charger.deploymentId, charger);
-    this.#schedule();
+    this.#batch.schedule();
   }
 
   stage(charger: PersistedCharger, event: StageEvent): void {
@@ -58,7 +65,7 @@ export class DeploymentWriteBehind {
   /** A stage event of a charger that never got a deployment (a failed location charger). */
   orphanEvent(orgId: string, locationId: string, event: StageEvent): void {
     this.#events.push({ ...event, orgId, deploymentId: null, locationId });
-    this.#schedule();
+    this.#batch.schedule();
   }
 
   /** The deployment is being deleted: drop what is still waiting for it. */
@@ -70,25 +77,16 @@ export class DeploymentWriteBehind {
 
   /** Writes everything waiting now; resolves once it is in the database (or failed and was kept). */
   flush(): Promise<void> {
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#flushing = this.#flushing.then(() => this.#write());
-    return this.#flushing;
+    return this.#batch.flush();
   }
 
   /** Resolves when the flush in progress (if any) is done. */
   idle(): Promise<void> {
-    return this.#flushing;
+    return this.#batch.idle();
   }
 
   close(): Promise<void> {
     return this.flush();
-  }
-
-  #schedule(): void {
-    if (this.#timer) return;
-    this.#timer = setTimeout(() => void this.flush(), this.intervalMs);
-    this.#timer.unref();
   }
 
   async #write(): Promise<void> {
@@ -97,10 +95,11 @@ export class DeploymentWriteBehind {
     this.#events = [];
     this.#dirty = new Map();
     let i = 0;
+    let failure: unknown;
     try {
       for (; i < events.length; i += CHUNK) await this.#insertEvents(events.slice(i, i + CHUNK));
     } catch (err) {
-      this.log.warn({ err }, 'deployments: stage events not written, retrying');
+      failure = err;
       this.#events = [...events.slice(i), ...this.#events];
     }
     const rows = [...dirty.values()].flatMap((c) => {
@@ -120,10 +119,10 @@ export class DeploymentWriteBehind {
     try {
       for (let j = 0; j < rows.length; j += CHUNK) await this.#updateSnapshots(rows.slice(j, j + CHUNK));
     } catch (err) {
-      this.log.warn({ err }, 'deployments: snapshots not written, retrying');
+      failure ??= err;
       for (const [id, c] of dirty) if (!this.#dirty.has(id)) this.#dirty.set(id, c);
     }
-    if (this.#events.length > 0 || this.#dirty.size > 0) this.#schedule();
+    if (failure) throw failure;
   }
 
   // Events of a deployment deleted meanwhile are dropped (its row, and with it its log, is gone).
