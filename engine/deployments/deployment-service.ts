@@ -1,7 +1,7 @@
 // The deployment operations behind E5-E9: validation against the catalog, registration of the
 // charge point at the built-in central system, rows first, then the supervisor (through the host).
 // Location deployment and location-wide runtime operations run as stored background jobs.
-import type { ChargerModel, ChargerOcppVersion, StageEvent } from '../../actors/charger/charger-ports.ts';
+import type { ChargerModel, OcppVersion, StageEvent } from '../../actors/charger/charger-ports.ts';
 import type { CatalogModel, CatalogStore } from '../catalog/catalog-store.ts';
 import type { ChargePointStore } from '../cpo/charge-point-store.ts';
 import type { Logger } from '../platform/log/logger.ts';
@@ -18,7 +18,7 @@ export type RuntimeAction = (typeof RUNTIME_ACTIONS)[number];
 export interface ChargerSpec {
   identity: string;
   model: string;
-  ocpp_version?: ChargerOcppVersion;
+  ocpp_version?: OcppVersion;
   ws_url?: string;
   charger_name?: string;
   brand_slug?: string;
@@ -102,7 +102,7 @@ export class DeploymentService {
     name: string,
     body: unknown,
     chargers: ChargerSpec[],
-    defaultVersion?: ChargerOcppVersion,
+    defaultVersion?: OcppVersion,
   ): Promise<{ locationId: string } | { problems: Problem[] }> {
     const problems: Problem[] = [];
     const targets: DeployTarget[] = [];
@@ -280,7 +280,7 @@ export class DeploymentService {
         msg: `Model '${model.slug}' belongs to brand '${model.brand_slug}', not '${spec.brand_slug}'`,
         input: spec.brand_slug,
       });
-    const version = spec.ocpp_version ?? (model.ocpp_versions[0] as ChargerOcppVersion);
+    const version = spec.ocpp_version ?? (model.ocpp_versions[0] as OcppVersion);
     if (!model.ocpp_versions.includes(version))
       problems.push({
         loc: [...at, 'model'],

@@ -1,11 +1,6 @@
 // Rows of virtual chargers and their locations. Every read the API answers comes from here (and
 // from the stage-event log), never from a live actor.
-import type {
-  ChargerModel,
-  ChargerOcppVersion,
-  Stage,
-  StageOutcome,
-} from '../../actors/charger/charger-ports.ts';
+import type { ChargerModel, OcppVersion, Stage, StageOutcome } from '../../actors/charger/charger-ports.ts';
 import type { Queryable } from '../platform/db/database.ts';
 
 export interface DeploymentRow {
@@ -15,7 +10,7 @@ export interface DeploymentRow {
   identity: string;
   model: string;
   charger_model: ChargerModel;
-  ocpp_version: ChargerOcppVersion;
+  ocpp_version: OcppVersion;
   ws_url: string | null;
   desired: 'running' | 'stopped';
   stage: Stage;
@@ -29,7 +24,7 @@ export interface NewDeployment {
   identity: string;
   model: string;
   charger_model: ChargerModel;
-  ocpp_version: ChargerOcppVersion;
+  ocpp_version: OcppVersion;
   ws_url?: string;
   charger_name?: string;
   brand_slug?: string;

@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import { SimulatedClock, createActor, fromCallback, type Snapshot } from 'xstate';
 import { OCPP16, OCPP20 } from 'typed-ocpp';
-import { createChargerMachine } from '../../actors/charger/charger-machine.ts';
+import { chargerMachine } from '../../actors/charger/charger-machine.ts';
 import type {
   ChargerInput,
-  ChargerOcppVersion,
+  OcppVersion,
   CommandResult,
   LinkCommand,
   LinkEvent,
@@ -44,7 +44,7 @@ export const MODEL_AC = {
 };
 
 export function defaultAnswer(
-  version: ChargerOcppVersion,
+  version: OcppVersion,
   action: string,
   payload: any,
   txCounter: () => number,
@@ -71,8 +71,9 @@ export function defaultAnswer(
   }
 }
 
-export function harness(version: ChargerOcppVersion, opts: HarnessOptions = {}) {
-  const clock = new SimulatedClock();
+export function harness(version: OcppVersion, opts: HarnessOptions = {}) {
+  // The machine reads time (and its reconnect jitter) from its actor's clock.
+  const clock = Object.assign(new SimulatedClock(), { random: () => 0.5 });
   clock.set(T0);
   const calls: SentCall[] = [];
   const stages: StageEvent[] = [];
@@ -122,9 +123,7 @@ export function harness(version: ChargerOcppVersion, opts: HarnessOptions = {}) 
     };
   });
 
-  const machine = createChargerMachine({ now: () => clock.now(), random: () => 0.5 }).provide({
-    actors: { link: fakeLink },
-  });
+  const machine = chargerMachine.provide({ actors: { link: fakeLink } });
   const input: ChargerInput = {
     identity: 'CP-TEST-1',
     version,
@@ -235,7 +234,7 @@ export function harness(version: ChargerOcppVersion, opts: HarnessOptions = {}) 
 export type Harness = ReturnType<typeof harness>;
 
 /** Every CALL the charger sent, and every answer it gave, is valid against the official schemas. */
-export function assertSchemaValid(h: Harness, version: ChargerOcppVersion) {
+export function assertSchemaValid(h: Harness, version: OcppVersion) {
   const ns = (version === 'ocpp1.6' ? OCPP16 : OCPP20) as unknown as {
     validateCall: ((m: unknown) => boolean) & { errors?: unknown };
     checkCallResult: ((r: unknown, c: unknown) => boolean) & { errors?: unknown };

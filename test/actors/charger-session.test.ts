@@ -114,11 +114,7 @@ test('ocpp1.6: offline queue delivers StartTransaction, MeterValues, StopTransac
   // Offline: the token is authorized by the local list, the session runs and ends.
   h.send({
     type: 'SEND_LOCAL_LIST',
-    payload: {
-      listVersion: 1,
-      updateType: 'Full',
-      localAuthorizationList: [{ idTag: 'LOCAL-1', idTagInfo: { status: 'Accepted' } }],
-    },
+    list: { version: 1, updateType: 'Full', entries: [{ idTag: 'LOCAL-1', status: 'Accepted' }] },
   });
   h.send({ type: 'PLUG_IN', connectorId: 2 });
   h.send({ type: 'PRESENT_TOKEN', connectorId: 2, idTag: 'LOCAL-1', commandId: 'tok' });
@@ -283,21 +279,12 @@ for (const version of ['ocpp1.6', 'ocpp2.0.1'] as const) {
     assert.equal(h.callsOf('Authorize').length, 1);
     assert.equal(h.connector(2).status, 'Charging');
     assert.deepEqual(h.results.at(-1)!.payload, { status: 'Accepted', source: 'cache' });
-    const list =
-      version === 'ocpp1.6'
-        ? {
-            listVersion: 3,
-            updateType: 'Full',
-            localAuthorizationList: [{ idTag: 'CARD-2', idTagInfo: { status: 'Blocked' } }],
-          }
-        : {
-            versionNumber: 3,
-            updateType: 'Full',
-            localAuthorizationList: [
-              { idToken: { idToken: 'CARD-2', type: 'ISO14443' }, idTokenInfo: { status: 'Blocked' } },
-            ],
-          };
-    h.send({ type: 'SEND_LOCAL_LIST', payload: list, commandId: 'c' });
+    const list = {
+      version: 3,
+      updateType: 'Full' as const,
+      entries: [{ idTag: 'CARD-2', status: 'Blocked' }],
+    };
+    h.send({ type: 'SEND_LOCAL_LIST', list, commandId: 'c' });
     assert.equal(h.results.at(-1)!.ok, true);
     h.send({ type: 'PLUG_IN', connectorId: 1 });
     h.send({ type: 'PRESENT_TOKEN', connectorId: 1, idTag: 'CARD-2', commandId: 'd' });

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { pino } from 'pino';
 import { createChargerRuntime, type ChargerRuntime } from '../../engine/charger/charger-runtime.ts';
 import type { ChargerConnectionSettings } from '../../engine/charger/charger-link.ts';
-import type { ChargerInput, ChargerOcppVersion } from '../../actors/charger/charger-ports.ts';
+import type { ChargerInput, OcppVersion } from '../../actors/charger/charger-ports.ts';
 import { startStrictCsms, type SchemaFailure, type StrictCsms } from '../support/strict-csms.ts';
 import { makeTestCertificates } from '../protocols/test-certificates.ts';
 import { track, type TrackedCharger } from './tracked-charger.ts';
@@ -39,7 +39,7 @@ type Json = any;
 /** The RPC error code of an ocpp-rpc rejection. */
 const rpcCode = (e: Json): string => e?.rpcErrorCode ?? String(e);
 
-for (const version of ['ocpp1.6', 'ocpp2.0.1'] as const satisfies readonly ChargerOcppVersion[]) {
+for (const version of ['ocpp1.6', 'ocpp2.0.1'] as const satisfies readonly OcppVersion[]) {
   const v16 = version === 'ocpp1.6';
   const tag = v16 ? 'V16' : 'V201';
 

@@ -1,6 +1,58 @@
 // The charger machine's context: plain JSON, small (it is persisted for thousands of chargers).
-// Absolute times are epoch milliseconds; 0 means "not set".
-import type { ChargerModel, ChargerOcppVersion, ChargerTimings, Stage } from './charger-ports.ts';
+// Absolute times are epoch milliseconds; 0 means "not set". A change of shape bumps
+// SNAPSHOT_VERSION and adds a step to the migrate chain (charger-snapshot.ts).
+import type { OcppVersion } from '../../../protocols/ocpp/versions.ts';
+
+export type Stage =
+  | 'not_deployed'
+  | 'queued'
+  | 'scheduling'
+  | 'pulling'
+  | 'starting'
+  | 'connecting'
+  | 'registering'
+  | 'online'
+  | 'offline'
+  | 'stopped';
+
+/** The catalog model the charger simulates. */
+export interface ChargerModel {
+  boot_vendor: string;
+  boot_model: string;
+  firmware_version?: string;
+  connector_count: number;
+  max_power_kw: number;
+  current_type: 'AC' | 'DC';
+  connector_types?: string[];
+}
+
+/** Tunable durations (ms unless named otherwise). Defaults in DEFAULT_TIMINGS. */
+export interface ChargerTimings {
+  /** Each simulated provisioning step (queued, scheduling, pulling, starting). */
+  provisioningStepMs: number;
+  /** A stage still current after this long is reported `stuck` (once). */
+  connectingDeadlineMs: number;
+  registeringDeadlineMs: number;
+  offlineDeadlineMs: number;
+  /** Reconnect backoff: min(max, base * 2^failures), then jittered to [50%, 100%]. */
+  reconnectBaseMs: number;
+  reconnectMaxMs: number;
+  /** Boot retry when the CSMS answers Pending/Rejected with interval 0, or the call fails. */
+  bootRetryDefaultSec: number;
+  /** Grace between answering Reset and dropping the connection (lets the CALLRESULT leave). */
+  rebootDelayMs: number;
+}
+
+export const DEFAULT_TIMINGS: ChargerTimings = {
+  provisioningStepMs: 0,
+  connectingDeadlineMs: 30_000,
+  registeringDeadlineMs: 120_000,
+  offlineDeadlineMs: 300_000,
+  reconnectBaseMs: 1_000,
+  reconnectMaxMs: 60_000,
+  bootRetryDefaultSec: 30,
+  rebootDelayMs: 200,
+};
 
 export type ConnectorStatus =
   | 'Available'
@@ -19,7 +71,7 @@ export type AuthStatus = 'Accepted' | 'Blocked' | 'Expired' | 'Invalid' | 'Concu
 export interface Transaction {
   /** Local reference, unique per charger. */
   ref: number;
-  /** 2.0.1: the charger's transactionId. 1.6: the CSMS's id is in ctx.txIds once StartTransaction is answered. */
+  /** The charger's own transaction id when its version names transactions (2.0.1); else the CSMS's, in ctx.txIds. */
   id?: string;
   idTag: string;
   /** 2.0.1 IdTokenEnumType of idTag (ISO14443 when presented at the charger). */
@@ -77,7 +129,7 @@ export interface ChargingProfile {
 export interface OutboxItem {
   action: string;
   payload: Record<string, unknown>;
-  /** 1.6: local transaction ref whose CSMS id fills payload.transactionId when sent. */
+  /** Local transaction ref the message belongs to (1.6: its CSMS id fills payload.transactionId when sent). */
   tx?: number;
   attempts: number;
 }
@@ -96,10 +148,16 @@ export interface CallMeta {
   remote?: boolean;
 }
 
+/**
+ * The charger's timers, each an absolute deadline run by the machine's one `timers` region and
+ * handed to its block when due (dispatch.ts, TIMERS). A block that needs a timer adds its name here.
+ */
+export type TimerName = 'heartbeat' | 'meter' | 'reboot';
+
 export interface ChargerContext {
   snapshotVersion: number;
   identity: string;
-  version: ChargerOcppVersion;
+  version: OcppVersion;
   url?: string;
   serialNumber?: string;
   model: ChargerModel;
@@ -116,10 +174,9 @@ export interface ChargerContext {
   lastError?: { code: string; hint: string };
   reconnects: number;
   reconnectAt: number;
-
   bootRetryAt: number;
-  heartbeatAt: number;
-  meterAt: number;
+  /** Deadlines of the running timers (absolute, so a restored charger re-arms them on RESUME). */
+  timers: Partial<Record<TimerName, number>>;
   /** Reset accepted: 'idle' waits for the transactions to end, 'now' reboots after a short grace. */
   reset?: 'idle' | 'now';
 

@@ -1,8 +1,7 @@
 // Charger configuration: one table of settings keyed by their OCPP 1.6 name, with the 2.0.1
 // device-model component/variable each maps to. Context stores only values that differ from the
 // defaults, so an untouched charger carries no configuration at all.
-import type { ChargerContext } from './charger-context.ts';
-import type { ChargerModel } from './charger-ports.ts';
+import type { ChargerContext, ChargerModel } from './context.ts';
 
 export type SettingKind = 'int' | 'bool' | 'string' | 'csl';
 

@@ -1,20 +1,12 @@
 // A Step collects what one event does to a charger: the next context, the CALLs for the link,
-// the events to emit and to raise. The machine's actions build one, let the logic fill it, and
-// commit it as XState actions (assign, sendTo, emit, raise) in that order.
-import type { ChargerContext, Connector, CallMeta } from './charger-context.ts';
-import type { OcppAdapter, OutboundCall } from './ocpp-adapter.ts';
-import {
-  DEFAULT_TIMINGS,
-  type ChargerEmitted,
-  type ChargerEnv,
-  type ChargerTimings,
-  type CommandType,
-  type InternalEvent,
-  type LinkCommand,
-  type Stage,
-  type StageOutcome,
-} from './charger-ports.ts';
-import { intSetting } from './charger-settings.ts';
+// the events to emit and to raise. The machine's actions build one, let a block fill it, and
+// commit it as XState actions (assign, sendTo, emit, raise) in that order. One object per event,
+// no closures: this is the hot path of every charger.
+import type { CallMeta, ChargerContext, ChargerTimings, Connector, Stage, TimerName } from './context.ts';
+import { DEFAULT_TIMINGS } from './context.ts';
+import type { ChargerEmitted, CommandType, InternalEvent, LinkCommand, StageOutcome } from './events.ts';
+import type { OcppWire, OutboundCall } from './wire.ts';
+import { intSetting } from './settings.ts';
 
 /** Queued transaction messages kept while offline; beyond this the oldest meter sample goes. */
 const OUTBOX_MAX = 200;
@@ -28,8 +20,8 @@ export class Step {
   constructor(
     ctx: ChargerContext,
     readonly now: number,
-    readonly adapter: OcppAdapter,
-    readonly env: ChargerEnv,
+    /** The charger's version, as the adapter that speaks it. */
+    readonly wire: OcppWire,
   ) {
     this.ctx = ctx;
   }
@@ -56,13 +48,27 @@ export class Step {
     this.patch({ connectors });
   }
 
-  /** The link is open and the charger may speak (BootNotification goes out in registering already). */
-  get linked(): boolean {
-    return this.ctx.stage === 'registering' || this.ctx.stage === 'online';
-  }
-
   get online(): boolean {
     return this.ctx.stage === 'online';
+  }
+
+  /** Sets (or moves) a timer's deadline; the timers region fires it at `at`. */
+  setTimer(name: TimerName, at: number): void {
+    if (this.ctx.timers[name] !== at) this.patch({ timers: { ...this.ctx.timers, [name]: at } });
+  }
+
+  clearTimer(name: TimerName): void {
+    if (this.ctx.timers[name] === undefined) return;
+    const timers = { ...this.ctx.timers };
+    delete timers[name];
+    this.patch({ timers });
+  }
+
+  /** Forgets an outstanding CALL (it was answered or failed). */
+  dropCall(id: string): void {
+    const calls = { ...this.ctx.calls };
+    delete calls[id];
+    this.patch({ calls });
   }
 
   /** Sends a CALL on the open link; returns its id. */
@@ -108,15 +114,10 @@ export class Step {
   pump(): void {
     while (this.online && !this.ctx.outboxInFlight && this.ctx.outbox.length > 0) {
       const head = this.ctx.outbox[0];
-      let payload = head.payload;
-      if (head.tx !== undefined && this.ctx.version === 'ocpp1.6' && head.action !== 'StartTransaction') {
-        const transactionId = this.ctx.txIds[head.tx];
-        if (transactionId === undefined) {
-          // The StartTransaction never got an id (refused for good): nothing to attach this to.
-          this.patch({ outbox: this.ctx.outbox.slice(1) });
-          continue;
-        }
-        payload = { ...payload, transactionId };
+      const payload = this.wire.outboxPayload(this.ctx, head);
+      if (payload === undefined) {
+        this.patch({ outbox: this.ctx.outbox.slice(1) });
+        continue;
       }
       const id = this.send({ action: head.action, payload }, { outbox: true, tx: head.tx });
       this.patch({ outboxInFlight: id });

@@ -1,6 +1,6 @@
 // Simulated power and energy: the power a connector draws is the least of the model's rating,
 // the EV's own limit and the active charging profiles; energy integrates it over time.
-import type { ChargerContext, ChargingProfile, Connector } from './charger-context.ts';
+import type { ChargerContext, ChargingProfile, Connector } from './context.ts';
 
 const AC_PHASE_VOLTAGE = 230;
 const DC_VOLTAGE = 400;
