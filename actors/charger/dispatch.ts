@@ -7,9 +7,9 @@ import type { CommandEvent, CommandOf, CommandType } from './core/events.ts';
 import type { Step } from './core/step.ts';
 import type { OutboundCall, Payload } from './core/wire.ts';
 import { authorizeAnswered, presentToken } from './blocks/authorization.ts';
-import { clearFault, fault } from './blocks/availability.ts';
+import { clearFault, fault, heartbeatDue } from './blocks/availability.ts';
 import { settingOf } from './blocks/configuration.ts';
-import { bootAnswered, heartbeatDue, rebootDue } from './blocks/provisioning.ts';
+import { bootAnswered, rebootDue } from './blocks/provisioning.ts';
 import { evStopsEnergy, plugIn, sampleMeters, txMessageAnswered, unplug } from './blocks/transactions.ts';
 
 type CommandHandlers = { [K in CommandType]: (s: Step, e: CommandOf<K>) => void };

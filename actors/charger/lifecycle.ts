@@ -7,7 +7,8 @@ import type { Step } from './core/step.ts';
 import { SETTINGS, checkSetting, withSetting } from './core/settings.ts';
 import { sendAllStatus } from './core/connector-status.ts';
 import { wireFor } from './ocpp-wires.ts';
-import { scheduleHeartbeat, scheduleReboot } from './blocks/provisioning.ts';
+import { scheduleHeartbeat } from './blocks/availability.ts';
+import { scheduleReboot } from './blocks/provisioning.ts';
 import { SNAPSHOT_VERSION } from './charger-snapshot.ts';
 
 export function newConnector(id: number): ChargerContext['connectors'][number] {

@@ -1,7 +1,7 @@
 // Authorization: may this token charge here? OCPP 1.6 Core Authorize, the authorization cache and
-// ClearCache; 2.0.1 block C: C01 EV driver authorization with a start button or card, C03/C05
-// the local authorization list and the cache before the CSMS (LocalPreAuthorize), C12-C13 offline
-// authorization (LocalAuthorizeOffline, AllowOfflineTxForUnknownId), C11 clearing the cache.
+// ClearCache; 2.0.1 block C: C01 authorization with a card, C10 the authorization cache, C11
+// clearing it, C12 start with a cached id (LocalPreAuthorize), C13/C14 the local authorization
+// list offline and online, C15 an unknown id offline (AllowOfflineTxForUnknownId).
 import type { AuthStatus, CallMeta, ChargerContext } from '../core/context.ts';
 import type { CommandOf } from '../core/events.ts';
 import type { Step } from '../core/step.ts';

@@ -1,10 +1,12 @@
-// Availability: what state each connector is in, and taking connectors in and out of service.
-// OCPP 1.6 Core StatusNotification and ChangeAvailability; 2.0.1 block G: G01 status
-// notification, G03/G04 change availability of an EVSE or the whole station, G05 lock failure
-// (here: an operator's FAULT and CLEAR_FAULT). Statuses move by core/connector-status.ts's table.
+// Availability: the charger says it is alive and what state each connector is in, and the CSMS
+// takes connectors in and out of service. OCPP 1.6 Core Heartbeat, StatusNotification and
+// ChangeAvailability; 2.0.1 block G: G01 status notification, G02 heartbeat, G03/G04 change
+// availability of an EVSE or the whole station, and an operator's FAULT / CLEAR_FAULT (a connector
+// error, reported as G01 Faulted). Statuses move by core/connector-status.ts's table.
 import type { CommandOf } from '../core/events.ts';
 import type { Step } from '../core/step.ts';
 import { moveConnector, nextStatus, pending, setStatus } from '../core/connector-status.ts';
+import { intSetting } from '../core/settings.ts';
 import { stopTransaction } from './transactions.ts';
 
 /**
@@ -65,4 +67,17 @@ export function sendStatus(s: Step, connectorId?: number): void {
     const call = s.wire.statusNotification(s.ctx, c.id, c.status, undefined, c.errorCode, s.now);
     if (call) s.send(call);
   }
+}
+
+/** G02: the next heartbeat is due one HeartbeatInterval from now (none while it is 0). */
+export function scheduleHeartbeat(s: Step): void {
+  const interval = intSetting(s.ctx, 'HeartbeatInterval');
+  if (interval > 0 && s.online) s.setTimer('heartbeat', s.now + interval * 1000);
+  else s.clearTimer('heartbeat');
+}
+
+/** Timer `heartbeat`. */
+export function heartbeatDue(s: Step): void {
+  if (s.online) s.send(s.wire.heartbeat());
+  scheduleHeartbeat(s);
 }

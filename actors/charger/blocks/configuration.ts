@@ -5,7 +5,7 @@
 import type { CommandOf } from '../core/events.ts';
 import type { Step } from '../core/step.ts';
 import { SETTINGS, checkSetting, keyForVariable, withSetting, type ChangeOutcome } from '../core/settings.ts';
-import { scheduleHeartbeat } from './provisioning.ts';
+import { scheduleHeartbeat } from './availability.ts';
 import { hasTransaction } from './transactions.ts';
 
 /** Changes a setting; what depends on it follows at once (the heartbeat, the meter, the cache). */

@@ -1,10 +1,10 @@
-// Provisioning: the charger registers with its central system and keeps the connection alive.
-// OCPP 1.6 Core BootNotification and Heartbeat; 2.0.1 block B: B01-B03 cold boot (Accepted,
-// Pending, Rejected), B04 heartbeat, and the reboot that follows an accepted Reset (B11, B12).
+// Provisioning: the charger registers with its central system, and boots again after a reset.
+// OCPP 1.6 Core BootNotification; 2.0.1 block B: B01-B03 cold boot (Accepted, Pending, Rejected)
+// and the reboot that follows an accepted Reset (B11, B12; the Reset call is remote-control's).
 import type { CallMeta } from '../core/context.ts';
 import type { Step } from '../core/step.ts';
 import type { Payload } from '../core/wire.ts';
-import { intSetting, withSetting } from '../core/settings.ts';
+import { withSetting } from '../core/settings.ts';
 
 export function sendBoot(s: Step): void {
   s.send(s.wire.bootNotification(s.ctx));
@@ -60,19 +60,6 @@ function applyBootInterval(s: Step, interval: number): void {
 export function bootAnswered(s: Step, _meta: CallMeta, ok: boolean, payload: Payload): boolean {
   if (ok) applyBootInterval(s, s.wire.bootResult(payload).interval);
   return false;
-}
-
-/** B04: the next heartbeat is due one HeartbeatInterval from now (none while it is 0). */
-export function scheduleHeartbeat(s: Step): void {
-  const interval = intSetting(s.ctx, 'HeartbeatInterval');
-  if (interval > 0 && s.online) s.setTimer('heartbeat', s.now + interval * 1000);
-  else s.clearTimer('heartbeat');
-}
-
-/** Timer `heartbeat`. */
-export function heartbeatDue(s: Step): void {
-  if (s.online) s.send(s.wire.heartbeat());
-  scheduleHeartbeat(s);
 }
 
 /** B11/B12: a reset to carry out now reboots after a short grace (the Reset's answer leaves first). */

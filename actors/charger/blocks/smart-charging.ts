@@ -1,7 +1,7 @@
 // Smart charging: the CSMS limits the power of a connector or of the whole charger with stacked
-// charging profiles. OCPP 1.6 SmartCharging; 2.0.1 block K: K01 SetChargingProfile, K05/K10
-// ClearChargingProfile, K08 GetCompositeSchedule, and a TxProfile given with a remote start
-// (F01 with K). The limit itself is computed in core/power.ts.
+// charging profiles. OCPP 1.6 SmartCharging; 2.0.1 block K: K01 SetChargingProfile, K05 remote
+// start with a charging profile, K08 GetCompositeSchedule, K10 ClearChargingProfile. The limit
+// itself is computed in core/power.ts.
 import type { ChargingProfile } from '../core/context.ts';
 import type { Step } from '../core/step.ts';
 import { intSetting } from '../core/settings.ts';
@@ -39,7 +39,7 @@ export function setProfile(s: Step, p: ChargingProfile): 'Accepted' | 'Rejected'
   return 'Accepted';
 }
 
-/** A TxProfile that comes with a remote start: it waits for the transaction the start begins. */
+/** K05: a TxProfile that comes with a remote start: it waits for the transaction the start begins. */
 export function setRemoteStartProfile(s: Step, connectorId: number, p: ChargingProfile): boolean {
   if (p.purpose !== 'Tx') return false;
   s.patch({
@@ -48,7 +48,7 @@ export function setRemoteStartProfile(s: Step, connectorId: number, p: ChargingP
   return true;
 }
 
-/** K05/K10: removes the profiles matching every criterion given; true when any was removed. */
+/** K10: removes the profiles matching every criterion given; true when any was removed. */
 export function clearProfiles(s: Step, c: ProfileCriteria): boolean {
   const matches = (p: ChargingProfile) =>
     (c.id === undefined || p.id === c.id) &&

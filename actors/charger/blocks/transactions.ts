@@ -1,7 +1,8 @@
 // Transactions and meter values: a session from the cable to the last meter reading. OCPP 1.6
-// Core Start/StopTransaction and MeterValues; 2.0.1 blocks E (E01-E07 start options, E06 stop
-// options, E09-E12 offline and cable events) and J (J01-J02 sampled meter values). The EV's own
-// actions (plug in, unplug, stop drawing energy) start and end sessions here too.
+// Core Start/StopTransaction and MeterValues; 2.0.1 block E (E02/E03 start cable or token first,
+// E04/E08/E12 offline transactions, E05/E13 a start the CSMS refuses, E06/E07/E09 stop options)
+// and block J (J01 meter values outside, J02 inside a transaction). The EV's own actions (plug in,
+// unplug, stop drawing energy) start and end sessions here too.
 import type { CallMeta, Connector } from '../core/context.ts';
 import type { Step } from '../core/step.ts';
 import type { ChangeCause, Payload, StartCause, StopCause } from '../core/wire.ts';

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SNAPSHOT_VERSION } from '../../../../actors/charger/charger-ports.ts';
-import { harness, type Harness } from '../../charger-harness.ts';
+import { harness, type Harness } from '../charger-harness.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 

@@ -1,137 +1,12 @@
+// The deployment lifecycle (lifecycle.ts and the state tree): connection, backoff, deadlines,
+// STOP/RESTART, and restores.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertSchemaValid, harness } from './charger-harness.ts';
-import { SNAPSHOT_VERSION } from '../../actors/charger/charger-ports.ts';
+import { VERSIONS, harness } from './charger-harness.ts';
+import { SNAPSHOT_VERSION } from '../../../actors/charger/charger-ports.ts';
 
-for (const version of ['ocpp1.6', 'ocpp2.0.1'] as const) {
-  test(`${version}: deploy walks every stage to online and reports each`, () => {
-    const h = harness(version);
-    h.deploy();
-    assert.equal(h.stage(), 'online');
-    assert.deepEqual(h.stageLog(), [
-      'queued:in_progress',
-      'scheduling:in_progress',
-      'pulling:in_progress',
-      'starting:in_progress',
-      'connecting:in_progress',
-      'registering:in_progress',
-      'online:succeeded',
-    ]);
-    assert.ok(
-      h.stages.every((s) => s.identity === 'CP-TEST-1' && s.attempt === 1 && !Number.isNaN(Date.parse(s.at))),
-    );
-    assert.equal(h.calls[0].action, 'BootNotification');
-    assertSchemaValid(h, version);
-    h.stop();
-  });
-
-  test(`${version}: StatusNotification for every connector after boot`, () => {
-    const h = harness(version);
-    h.deploy();
-    const status = h.callsOf('StatusNotification');
-    if (version === 'ocpp1.6') {
-      assert.deepEqual(
-        status.map((c) => [c.payload.connectorId, c.payload.status]),
-        [
-          [0, 'Available'],
-          [1, 'Available'],
-          [2, 'Available'],
-        ],
-      );
-    } else {
-      assert.deepEqual(
-        status.map((c) => [c.payload.evseId, c.payload.connectorId, c.payload.connectorStatus]),
-        [
-          [1, 1, 'Available'],
-          [2, 1, 'Available'],
-        ],
-      );
-    }
-    assertSchemaValid(h, version);
-    h.stop();
-  });
-
-  test(`${version}: heartbeat at the BootNotification interval, and at a changed HeartbeatInterval`, async () => {
-    const h = harness(version);
-    h.deploy();
-    h.tick(299_000);
-    assert.equal(h.callsOf('Heartbeat').length, 0);
-    h.tick(1_000);
-    assert.equal(h.callsOf('Heartbeat').length, 1);
-    h.tick(300_000);
-    assert.equal(h.callsOf('Heartbeat').length, 2);
-    if (version === 'ocpp1.6')
-      await h.csmsCall('ChangeConfiguration', { key: 'HeartbeatInterval', value: '60' });
-    else
-      await h.csmsCall('SetVariables', {
-        setVariableData: [
-          {
-            component: { name: 'OCPPCommCtrlr' },
-            variable: { name: 'HeartbeatInterval' },
-            attributeValue: '60',
-          },
-        ],
-      });
-    h.tick(60_000);
-    assert.equal(h.callsOf('Heartbeat').length, 3);
-    h.tick(60_000);
-    assert.equal(h.callsOf('Heartbeat').length, 4);
-    assertSchemaValid(h, version);
-    h.stop();
-  });
-
-  test(`${version}: BootNotification Pending, then Accepted after the interval`, () => {
-    const h = harness(version, {
-      answers: {
-        BootNotification: (_p, n) => ({
-          status: n === 1 ? 'Pending' : 'Accepted',
-          currentTime: new Date().toISOString(),
-          interval: n === 1 ? 20 : 300,
-        }),
-      },
-    });
-    h.deploy();
-    assert.equal(h.stage(), 'registering');
-    assert.deepEqual(h.stageLog().slice(-1), ['registering:in_progress:BOOT_PENDING']);
-    h.tick(19_000);
-    assert.equal(h.callsOf('BootNotification').length, 1);
-    h.tick(1_000);
-    assert.equal(h.callsOf('BootNotification').length, 2);
-    assert.equal(h.stage(), 'online');
-    assert.deepEqual(h.stageLog().slice(-1), ['online:succeeded']);
-    h.stop();
-  });
-
-  test(`${version}: BootNotification Rejected is a failed registering stage, retried after the interval`, () => {
-    const h = harness(version, {
-      answers: {
-        BootNotification: (_p, n) => ({
-          status: n < 3 ? 'Rejected' : 'Accepted',
-          currentTime: new Date().toISOString(),
-          interval: 30,
-        }),
-      },
-    });
-    h.deploy();
-    const failed = h.stages.filter((s) => s.outcome === 'failed');
-    assert.equal(failed.length, 1);
-    assert.equal(failed[0].stage, 'registering');
-    assert.equal(failed[0].code, 'BOOT_REJECTED');
-    assert.match(failed[0].hint!, /rejected/);
-    h.tick(30_000);
-    assert.equal(h.callsOf('BootNotification').length, 2);
-    h.tick(30_000);
-    assert.equal(h.callsOf('BootNotification').length, 3);
-    assert.equal(h.stage(), 'online');
-    // Nothing else is said before the boot is accepted.
-    assert.deepEqual(
-      h.calls.slice(0, 3).map((c) => c.action),
-      ['BootNotification', 'BootNotification', 'BootNotification'],
-    );
-    h.stop();
-  });
-
-  test(`${version}: a refused connection is a failed connecting stage with code and hint, then offline with backoff`, () => {
+for (const version of VERSIONS) {
+  test(`${version}: a refused connection is a failed connecting stage with code and hint, then offline`, () => {
     const h = harness(version, { connect: 'manual' });
     h.deploy();
     assert.equal(h.stage(), 'connecting');
@@ -146,6 +21,13 @@ for (const version of ['ocpp1.6', 'ocpp2.0.1'] as const) {
     assert.equal(failed.code, 'WS_CONNECT_REFUSED');
     assert.equal(failed.hint, 'nothing listens at ws://127.0.0.1:9/ocpp');
     assert.deepEqual(h.stageLog().slice(-1), ['offline:in_progress:WS_CONNECT_REFUSED']);
+    h.stop();
+  });
+
+  test(`${version}: reconnects back off (1 s, 2 s, ... jittered) until the link opens: recovered`, () => {
+    const h = harness(version, { connect: 'manual' });
+    h.deploy();
+    h.link.sendBack!({ type: 'link.failed', code: 'WS_CONNECT_REFUSED', hint: 'refused' });
     // Backoff 1 s * 2^0 jittered to 75 % with random() = 0.5, then 2 s -> 1.5 s.
     const starts = h.link.starts;
     h.tick(749);
@@ -188,7 +70,7 @@ for (const version of ['ocpp1.6', 'ocpp2.0.1'] as const) {
     h.stop();
   });
 
-  test(`${version}: socket loss goes offline, reconnects by itself and reports recovered`, () => {
+  test(`${version}: E11 DISCONNECT drops the socket: offline, then it reconnects by itself and reports recovered`, () => {
     const h = harness(version);
     h.deploy();
     h.send({ type: 'DISCONNECT', commandId: 'cmd-1' });
@@ -215,7 +97,7 @@ for (const version of ['ocpp1.6', 'ocpp2.0.1'] as const) {
     h.stop();
   });
 
-  test(`${version}: STOP and RESTART`, () => {
+  test(`${version}: STOP closes the link; RESTART deploys again as attempt 2`, () => {
     const h = harness(version);
     h.deploy();
     h.send({ type: 'STOP' });
@@ -229,7 +111,7 @@ for (const version of ['ocpp1.6', 'ocpp2.0.1'] as const) {
     h.stop();
   });
 
-  test(`${version}: persisted snapshot round-trip, RESUME reconnects and restarts the timers`, () => {
+  test(`${version}: a persisted snapshot restores: RESUME reconnects, the session and its timers go on`, () => {
     const h = harness(version);
     h.deploy();
     h.send({ type: 'PLUG_IN', connectorId: 1 });
@@ -258,8 +140,23 @@ for (const version of ['ocpp1.6', 'ocpp2.0.1'] as const) {
       (c) => c.action === 'MeterValues' || c.payload.eventType === 'Updated',
     ).length;
     assert.equal(after - samples, 5);
-    assertSchemaValid(h, version);
+    h.finish();
+  });
+
+  test(`${version}: RESUME with nextAttempt resumes as the deployment's next attempt`, () => {
+    const h = harness(version);
+    h.deploy();
+    const persisted = JSON.parse(JSON.stringify(h.actor.getPersistedSnapshot()));
     h.stop();
+    const r = harness(version, { snapshot: persisted });
+    r.send({ type: 'RESUME', nextAttempt: true });
+    r.tick(0);
+    assert.equal(r.ctx().attempt, 2);
+    assert.deepEqual(
+      r.stages.map((s) => `${s.stage}:${s.outcome}:${s.attempt}`),
+      ['connecting:in_progress:2', 'registering:in_progress:2', 'online:recovered:2'],
+    );
+    r.stop();
   });
 }
 
@@ -278,4 +175,20 @@ test('ocpp1.6: a restored offline charger keeps its absolute reconnect deadline'
   assert.equal(h.link.starts, starts + 1);
   assert.equal(h.stage(), 'connecting');
   h.stop();
+});
+
+test('ocpp1.6: a restored stopped charger with nextAttempt keeps that attempt; START makes the next', () => {
+  const h = harness('ocpp1.6');
+  h.deploy();
+  h.send({ type: 'STOP' });
+  const persisted = JSON.parse(JSON.stringify(h.actor.getPersistedSnapshot()));
+  h.stop();
+  const r = harness('ocpp1.6', { snapshot: persisted });
+  r.send({ type: 'RESUME', nextAttempt: true });
+  assert.equal(r.ctx().attempt, 2);
+  r.send({ type: 'START' });
+  r.tick(0);
+  assert.equal(r.stage(), 'online');
+  assert.equal(r.stages.at(-1)!.attempt, 3);
+  r.stop();
 });

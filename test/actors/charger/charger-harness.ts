@@ -1,21 +1,30 @@
 // Test harness for the charger machine: a fake `link` actor (no sockets) that records the CALLs
 // the charger sends and answers them like a cooperative central system, a SimulatedClock, and
 // schema checks of everything the charger said (typed-ocpp carries the official JSON schemas).
+//
+//   const h = harness('ocpp2.0.1');               // { connect: 'manual' } to drive the link by hand
+//   h.deploy();                                   // walks to online at T0 (provisioning steps of 0 ms)
+//   await h.csmsCall(...aRemoteStart(version));   // the CSMS calls the charger (builders.ts)
+//   h.tick(60_000);                               // simulated time
+//   h.callsOf('TransactionEvent'); h.connector(1).status; h.stageLog(); h.results
+//   h.finish();                                   // every message was schema-valid; stops the actor
 import assert from 'node:assert/strict';
 import { SimulatedClock, createActor, fromCallback, type Snapshot } from 'xstate';
-import { OCPP16, OCPP20 } from 'typed-ocpp';
-import { chargerMachine } from '../../actors/charger/charger-machine.ts';
+import { OCPP16, OCPP20, OCPP21 } from 'typed-ocpp';
+import { chargerMachine } from '../../../actors/charger/charger-machine.ts';
 import type {
   ChargerInput,
-  OcppVersion,
   CommandResult,
   LinkCommand,
   LinkEvent,
   LinkInput,
+  OcppVersion,
   StageEvent,
-} from '../../actors/charger/charger-ports.ts';
+} from '../../../actors/charger/charger-ports.ts';
 
 export const T0 = Date.parse('2025-03-01T08:00:00.000Z');
+
+export const VERSIONS = ['ocpp1.6', 'ocpp2.0.1'] as const;
 
 export interface SentCall {
   id: string;
@@ -31,6 +40,9 @@ export interface HarnessOptions {
   /** Overrides the fake CSMS's answers by action. 'hold' keeps the call unanswered. */
   answers?: Record<string, (payload: any, n: number) => Answer>;
   input?: Partial<ChargerInput>;
+  /** Start from this persisted snapshot (not deployed: send RESUME), the clock at `at`. */
+  snapshot?: unknown;
+  at?: number;
 }
 
 export const MODEL_AC = {
@@ -74,7 +86,7 @@ export function defaultAnswer(
 export function harness(version: OcppVersion, opts: HarnessOptions = {}) {
   // The machine reads time (and its reconnect jitter) from its actor's clock.
   const clock = Object.assign(new SimulatedClock(), { random: () => 0.5 });
-  clock.set(T0);
+  clock.set(opts.at ?? T0);
   const calls: SentCall[] = [];
   const stages: StageEvent[] = [];
   const results: CommandResult[] = [];
@@ -132,9 +144,9 @@ export function harness(version: OcppVersion, opts: HarnessOptions = {}) {
     ...opts.input,
   };
 
-  const start = (snapshot?: Snapshot<unknown>) => {
+  const start = (snapshot?: unknown) => {
     const actor = snapshot
-      ? createActor(machine, { clock, input, snapshot: snapshot as never })
+      ? createActor(machine, { clock, input, snapshot: snapshot as Snapshot<unknown> as never })
       : createActor(machine, { clock, input });
     actor.on('stage', (e) => {
       const { type: _type, ...rest } = e;
@@ -146,9 +158,10 @@ export function harness(version: OcppVersion, opts: HarnessOptions = {}) {
     return actor;
   };
 
-  let actor = start();
+  let actor = start(opts.snapshot);
 
   const h = {
+    version,
     clock,
     calls,
     stages,
@@ -171,6 +184,11 @@ export function harness(version: OcppVersion, opts: HarnessOptions = {}) {
       actor.send({ type: 'DEPLOY' });
       clock.increment(0);
     },
+    /** After a start from a snapshot: re-enter its stage as the engine does. */
+    resume() {
+      actor.send({ type: 'RESUME' });
+      clock.increment(0);
+    },
     stage() {
       return actor.getSnapshot().context.stage;
     },
@@ -182,6 +200,10 @@ export function harness(version: OcppVersion, opts: HarnessOptions = {}) {
     },
     callsOf(action: string) {
       return calls.filter((c) => c.action === action);
+    },
+    /** The calls sent from index `from` on. */
+    callsSince(from: number) {
+      return calls.slice(from);
     },
     stageLog() {
       return stages.map((s) => `${s.stage}:${s.outcome}${s.code ? `:${s.code}` : ''}`);
@@ -196,7 +218,7 @@ export function harness(version: OcppVersion, opts: HarnessOptions = {}) {
       });
     },
     /** The CSMS calls the charger; resolves with its answer or rejects with the error code. */
-    csmsCall(action: string, payload: object): Promise<object> {
+    csmsCall(action: string, payload: object): Promise<any> {
       return new Promise((resolve, reject) => {
         assert.ok(link.sendBack, 'the link is not up');
         link.sendBack({
@@ -227,15 +249,27 @@ export function harness(version: OcppVersion, opts: HarnessOptions = {}) {
     stop() {
       actor.stop();
     },
+    /** Every message both ways was valid against the official schemas; stops the actor. */
+    finish() {
+      assertSchemaValid(h, version);
+      actor.stop();
+    },
   };
   return h;
 }
 
 export type Harness = ReturnType<typeof harness>;
 
+/** A charger deployed and online (the fake CSMS accepted its boot). */
+export function online(version: OcppVersion, opts: HarnessOptions = {}): Harness {
+  const h = harness(version, opts);
+  h.deploy();
+  return h;
+}
+
 /** Every CALL the charger sent, and every answer it gave, is valid against the official schemas. */
 export function assertSchemaValid(h: Harness, version: OcppVersion) {
-  const ns = (version === 'ocpp1.6' ? OCPP16 : OCPP20) as unknown as {
+  const ns = (version === 'ocpp1.6' ? OCPP16 : version === 'ocpp2.1' ? OCPP21 : OCPP20) as unknown as {
     validateCall: ((m: unknown) => boolean) & { errors?: unknown };
     checkCallResult: ((r: unknown, c: unknown) => boolean) & { errors?: unknown };
   };
