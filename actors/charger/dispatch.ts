@@ -2,7 +2,7 @@
 // CSMS's answers to the charger's own CALLs, and the charger's timers. (The CSMS's calls are
 // dispatched by each version's adapter: ocpp16/ocpp16-calls.ts, ocpp2/ocpp2-calls.ts.)
 // Each table is typed by its keys, so a command or timer without a handler does not compile.
-import type { CallMeta, TimerName } from './core/context.ts';
+import type { CallMeta, ChargerTimers, TimerName } from './core/context.ts';
 import type { CommandEvent, CommandOf, CommandType } from './core/events.ts';
 import type { Step } from './core/step.ts';
 import type { OutboundCall, Payload } from './core/wire.ts';
@@ -132,7 +132,7 @@ export function fireTimers(s: Step): void {
 }
 
 /** The earliest timer deadline, if any. */
-export function nextDeadline(timers: Partial<Record<TimerName, number>>): number | undefined {
+export function nextDeadline(timers: ChargerTimers): number | undefined {
   let next: number | undefined;
   for (const name in timers) {
     const at = timers[name as TimerName]!;

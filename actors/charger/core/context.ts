@@ -149,11 +149,24 @@ export interface CallMeta {
 }
 
 /**
- * The charger's timers, each an absolute deadline run by the machine's one `timers` region and
- * handed to its block when due (dispatch.ts, TIMERS). A block that needs a timer adds its name here.
+ * The charger's timers, each an absolute deadline (ms) run by the machine's one `timers` region
+ * and handed to its block when due (dispatch.ts, TIMERS). A block that needs a timer declares it
+ * from its own file (`declare module '../core/context.ts' { interface ChargerTimers { x?: number } }`)
+ * and adds its line to TIMERS, which the compiler then asks for.
  */
-export type TimerName = 'heartbeat' | 'meter' | 'reboot';
+export interface ChargerTimers {
+  heartbeat?: number;
+  meter?: number;
+  reboot?: number;
+}
 
+export type TimerName = keyof ChargerTimers;
+
+/**
+ * A block that keeps state of its own declares its field here from its own file, optional (a
+ * snapshot without it needs no migration): `declare module '../core/context.ts' { interface
+ * ChargerContext { reservations?: ... } }`.
+ */
 export interface ChargerContext {
   snapshotVersion: number;
   identity: string;
@@ -176,7 +189,7 @@ export interface ChargerContext {
   reconnectAt: number;
   bootRetryAt: number;
   /** Deadlines of the running timers (absolute, so a restored charger re-arms them on RESUME). */
-  timers: Partial<Record<TimerName, number>>;
+  timers: ChargerTimers;
   /** Reset accepted: 'idle' waits for the transactions to end, 'now' reboots after a short grace. */
   reset?: 'idle' | 'now';
 
