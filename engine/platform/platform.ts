@@ -6,7 +6,8 @@ import { createDatabase, type Database } from './db/database.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded-postgres.ts';
 import { migrate } from './db/migrate.ts';
 import { startEmbeddedBroker, type EmbeddedBroker } from './mqtt/embedded-broker.ts';
-import { connectMqtt, type MqttConnection } from './mqtt/mqtt-connection.ts';
+import { connectMqtt, mqttClientId, type MqttConnection } from './mqtt/mqtt-connection.ts';
+import { nodeIdentity, type NodeIdentity } from './node-identity.ts';
 import { createTokenService, type TokenService } from './auth/tokens.ts';
 import type { Logger } from './log/logger.ts';
 import { createSecretBox, secretsKeyOf, type SecretBox } from './secrets/secret-box.ts';
@@ -14,6 +15,8 @@ import { createSecretBox, secretsKeyOf, type SecretBox } from './secrets/secret-
 export interface Platform {
   config: Config;
   log: Logger;
+  /** This engine node: a stable id (its MQTT session) and this run of it. */
+  node: NodeIdentity;
   db: Database;
   mqtt: MqttConnection;
   tokens: TokenService;
@@ -27,6 +30,7 @@ export interface Platform {
 export async function startPlatform(config: Config, log: Logger): Promise<Platform> {
   const embedded: Platform['embedded'] = {};
   const cleanups: Array<() => Promise<void>> = [];
+  const node = nodeIdentity(config, log);
   try {
     let databaseUrl = config.databaseUrl;
     if (!databaseUrl) {
@@ -46,7 +50,9 @@ export async function startPlatform(config: Config, log: Logger): Promise<Platfo
       mqttUrl = embedded.broker.url;
       log.info({ url: mqttUrl }, 'embedded MQTT broker started');
     }
-    const mqtt = await connectMqtt(mqttUrl, log);
+    const mqtt = await connectMqtt(mqttUrl, log, {
+      clientId: mqttClientId(config.mqttTopicPrefix, node.id),
+    });
     cleanups.push(() => mqtt.close());
 
     const tokens = createTokenService(config);
@@ -56,6 +62,7 @@ export async function startPlatform(config: Config, log: Logger): Promise<Platfo
     return {
       config,
       log,
+      node,
       db,
       mqtt,
       tokens,
