@@ -2,7 +2,7 @@
 // broker (embedded aedes or MQTT_URL), migrations, bearer-token keys and the secret box.
 // Embedded or not, the application reaches both through the same clients (`pg`, `mqtt`).
 import type { Config } from './config/config.ts';
-import { createDatabase, type Database } from './db/database.ts';
+import { createDatabase, servesPglite, type Database } from './db/database.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded-postgres.ts';
 import { migrate } from './db/migrate.ts';
 import { startEmbeddedBroker, type EmbeddedBroker } from './mqtt/embedded-broker.ts';
@@ -39,7 +39,9 @@ export async function startPlatform(config: Config, log: Logger): Promise<Platfo
       databaseUrl = embedded.postgres.url;
       log.info({ dataDir: config.dataDir }, 'embedded PostgreSQL (PGlite) started');
     }
-    const db = createDatabase(databaseUrl, log);
+    // PGlite, embedded or served elsewhere, takes one query at a time (see database.ts).
+    const oneAtATime = embedded.postgres !== undefined || (await servesPglite(databaseUrl));
+    const db = createDatabase(databaseUrl, log, { oneAtATime });
     cleanups.push(() => db.close());
     await migrate(db, log);
 

@@ -8,7 +8,8 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { pino } from 'pino';
 import { errorMiddleware } from '../../api/http/errors.ts';
-import { jsonBody, mount } from '../../api/app.ts';
+import { behind, mount } from '../../api/app.ts';
+import { jsonBody } from '../../api/http/json-body.ts';
 import { parseBody } from '../../api/http/validation.ts';
 
 describe('API error shapes', () => {
@@ -33,8 +34,7 @@ describe('API error shapes', () => {
     router.get('/boom', () => {
       throw new Error('secret internals at /srv/app.ts:42');
     });
-    for (const layer of router.stack) layer.stack.unshift(jsonBody('1kb'));
-    mount(app, router);
+    mount(app, behind([jsonBody('1kb')], router));
     server = createServer(app.callback());
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
