@@ -25,8 +25,8 @@ const MAX_UNSTORABLE_ISSUES = 20;
 export const UNSTORABLE_MSG = 'String should not contain NUL (\\u0000) or unpaired surrogate characters';
 
 // Without the u flag a regex sees UTF-16 code units: a surrogate not in a pair is a match.
-const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-export const storable = (s: string): boolean => !UNSTORABLE.test(s);
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export const storable = (s: string): boolean => !s.includes('\u0000') && !LONE_SURROGATE.test(s);
 
 /**
  * Every string value and object key of `value` that PostgreSQL could not store, at its loc. The
