@@ -14,16 +14,12 @@ export function cpoChargePointsRouter({ cpo, platform }: ApiDeps): Router {
   // E22
   router.post('/cpo/charge-points', async (ctx) => {
     const body = parseBody(ctx, createChargePointBody);
-    const org = orgOf(ctx);
-    if (
-      body.location_id !== undefined &&
-      (await cpo.locations.existingIds(org, [body.location_id])).size === 0
-    )
-      throw notFound(`Location ${body.location_id} not found`);
-    const created = await cpo.chargePoints.create(org, body);
-    if (!created) throw conflict(`Charge point identity '${body.charge_point_id}' is already registered`);
+    const outcome = await cpo.registry.register(orgOf(ctx), body);
+    if (outcome.kind === 'location_not_found') throw notFound(`Location ${body.location_id} not found`);
+    if (outcome.kind === 'identity_taken')
+      throw conflict(`Charge point identity '${body.charge_point_id}' is already registered`);
     ctx.status = 201;
-    ctx.body = created;
+    ctx.body = outcome.chargePoint;
   });
 
   router.get('/cpo/charge-points/:charge_point_id', async (ctx) => {

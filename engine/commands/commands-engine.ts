@@ -5,10 +5,13 @@ import type { ChargerHost } from '../deployments/charger-host.ts';
 import { CommandConsumer } from './command-consumer.ts';
 import { CommandProducer } from './command-producer.ts';
 import { CommandStore } from './command-store.ts';
+import { resolveTarget, type CommandTarget, type Resolution } from './command-targets.ts';
 
 export interface CommandsEngine {
   store: CommandStore;
   producer: CommandProducer;
+  /** The chargers a command target names, in the caller's organization (the API's one way in). */
+  resolveTarget(orgId: string, target: CommandTarget): Promise<Resolution>;
   /** Subscribes to the command topics and starts the deadline sweep. */
   start(): Promise<void>;
   /**
@@ -37,6 +40,7 @@ export function createCommandsEngine(platform: Platform, host: ChargerHost): Com
   return {
     store,
     producer,
+    resolveTarget: (orgId, target) => resolveTarget(db, orgId, target),
     start: () => consumer.start(),
     takeOver: (deploymentIds) => consumer.takeOver(deploymentIds),
     close: () => consumer.close(),
