@@ -41,6 +41,12 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9_-]+$/)
     .default('evsim'),
   DATA_DIR: z.string().default('./.data'),
+  NODE_ID: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 letters, digits, dots, dashes or underscores')
+      .optional(),
+  ),
   AUTH_JWT_SECRET: optionalString,
   AUTH_JWKS_URL: optionalString.pipe(z.url().optional()),
   AUTH_ISSUER: optionalString,
@@ -82,6 +88,8 @@ export type Config = {
   mqttUrl?: string;
   mqttTopicPrefix: string;
   dataDir: string;
+  /** This engine node's stable name (its MQTT session); unset: one generated once and kept in DATA_DIR. */
+  nodeId?: string;
   auth: { jwtSecret?: string; jwksUrl?: string; issuer?: string; audience?: string };
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   bodyLimit: string;
@@ -129,6 +137,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mqttUrl: e.MQTT_URL,
     mqttTopicPrefix: e.MQTT_TOPIC_PREFIX,
     dataDir: resolve(e.DATA_DIR),
+    nodeId: e.NODE_ID,
     auth: {
       jwtSecret: e.AUTH_JWT_SECRET,
       jwksUrl: e.AUTH_JWKS_URL,
