@@ -178,7 +178,7 @@ test('npm start again: nothing to build, request lines at LOG_LEVEL=debug, compa
       'request line',
       svc.output,
     );
-    assert.match(svc.output(), /^\d\d:\d\d:\d\d INFO  service ready url=http:\/\/127\.0\.0\.1:\d+$/m);
+    assert.match(svc.output(), /^\d\d:\d\d:\d\d INFO {2}service ready url=http:\/\/127\.0\.0\.1:\d+$/m);
     assert.doesNotMatch(svc.output(), /^\{"level"/m, 'no JSON lines in the pretty format');
   } finally {
     await svc.interrupt();
