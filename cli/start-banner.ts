@@ -1,5 +1,6 @@
 // The lines `npm start` prints first, for a person: where the service is, the console link and,
-// in dev mode, a token to copy (as the README's walk-through names it: API and TOKEN).
+// in dev mode, a token to copy (as the README's walk-through names it: TOKEN and API). The
+// wording "listening on URL" and "export TOKEN=" is what scripts and tests look for.
 import type { Config } from '../engine/platform/config/config.ts';
 
 /** What `npm start` prints first; `token` only in dev mode. */
@@ -12,9 +13,9 @@ export function startBanner(o: {
   const { url, token, config } = o;
   const lines = [
     token
-      ? `evsim ${o.version} is ready at ${url} · console ${url}/ui/?token=${token}`
-      : `evsim ${o.version} is ready at ${url} · console ${url}/ui/ (sign in with a bearer token)`,
-    token ? `  export API=${url} TOKEN=${token}` : `  export API=${url}`,
+      ? `evsim ${o.version} listening on ${url} · console ${url}/ui/?token=${token}`
+      : `evsim ${o.version} listening on ${url} · console ${url}/ui/ (sign in with a bearer token)`,
+    token ? `  export TOKEN=${token} API=${url}` : `  export API=${url}`,
     token
       ? '  # dev token of organization "demo", valid 30 days; for another: npm run token -- --org ID'
       : '  # tokens come from your identity provider, or: npm run token -- --org ID (with AUTH_JWT_SECRET)',

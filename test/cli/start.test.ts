@@ -62,18 +62,18 @@ async function npmStart(env: Record<string, string> = {}): Promise<Started> {
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   const started = Date.now();
   // The first start builds dist/ (tsc) and creates the embedded database: allow for both.
-  while (!/export API=\S+ TOKEN=\S+/.test(stdout) && Date.now() - started < 120_000) {
+  while (!/export TOKEN=\S+ API=\S+/.test(stdout) && Date.now() - started < 120_000) {
     if (child.exitCode !== null) break;
     await new Promise((r) => setTimeout(r, 100));
   }
-  const match = /export API=(\S+) TOKEN=(\S+)/.exec(stdout);
+  const match = /export TOKEN=(\S+) API=(\S+)/.exec(stdout);
   if (!match) {
     process.kill(-child.pid!, 'SIGKILL');
     throw new Error(`npm start printed no URL and token:\n${all}`);
   }
   return {
-    url: match[1],
-    token: match[2],
+    url: match[2],
+    token: match[1],
     pid: child.pid!,
     output: () => all,
     lines: () => stdout.split('\n').filter((l) => l !== '' && !l.startsWith('> ')),
@@ -138,10 +138,10 @@ test(`npm start prints the URL, the console link and the dev token first, serves
     const [first, exports] = svc.lines();
     assert.equal(
       first,
-      `evsim 0.1.0 is ready at ${svc.url} · console ${svc.url}/ui/?token=${svc.token}`,
+      `evsim 0.1.0 listening on ${svc.url} · console ${svc.url}/ui/?token=${svc.token}`,
       svc.output(),
     );
-    assert.equal(exports, `  export API=${svc.url} TOKEN=${svc.token}`);
+    assert.equal(exports, `  export TOKEN=${svc.token} API=${svc.url}`);
     assert.match(svc.url, /^http:\/\/127\.0\.0\.1:\d+$/);
 
     const auth = { authorization: `Bearer ${svc.token}` };
@@ -171,7 +171,7 @@ test('npm start again: nothing to build, request lines at LOG_LEVEL=debug, compa
   const svc = await npmStart({ LOG_LEVEL: 'debug', LOG_FORMAT: 'pretty' });
   try {
     assert.doesNotMatch(svc.output(), /Building dist/, 'dist/ was up to date');
-    assert.match(svc.lines()[0], /^evsim 0\.1\.0 is ready at /);
+    assert.match(svc.lines()[0], /^evsim 0\.1\.0 listening on /);
     await fetch(`${svc.url}/evcharger/catalog`, { headers: { authorization: `Bearer ${svc.token}` } });
     await waitFor(
       () => /DEBUG request .*path=\/evcharger\/catalog status=200/.test(svc.output()),
