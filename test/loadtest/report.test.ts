@@ -327,15 +327,22 @@ test('chart: the legend has its own row above the plot, so no line runs under it
   assert.ok(svg.includes('>400</text>'));
 });
 
-test('chart: a sample missing or without calls leaves a gap instead of a straight line across it', () => {
-  const t = [sample(1), sample(2), sample(6, { dt: 4 }), sample(7), sample(8, { callsPerSec: 0 }), sample(9)];
+test('chart: a sample without an answered call leaves a gap in the latency instead of a straight line across it', () => {
+  const t = [
+    sample(1),
+    sample(2),
+    sample(3, { callsPerSec: 0 }),
+    sample(4, { callsPerSec: 0 }),
+    sample(5),
+    sample(6),
+  ];
   const points = seriesOf(t, (s) => (s.callsPerSec > 0 ? s.p50 : null));
   const d = pathOf(
     points,
     (x) => x,
     (y) => y,
   );
-  assert.equal(subpaths(d).length, 3, d); // [1,2] | [6,7] | [9]
+  assert.equal(subpaths(d).length, 2, d); // [1,2] | [5,6]
   assert.doesNotMatch(
     pathOf(
       [
@@ -348,6 +355,15 @@ test('chart: a sample missing or without calls leaves a gap instead of a straigh
     ),
     /L/,
   );
+  const report = buildReport(
+    parseLoadtestOptions(['--chargers', '4']),
+    observedRun(),
+    { url: 'u', builtIn: true, stats: csmsStats() },
+    new Date(),
+  );
+  const html = renderHtml({ ...report, timeline: t });
+  const latencyPath = /Round-trip latency[\s\S]*?<path d="([^"]+)"/.exec(html)![1];
+  assert.equal(subpaths(latencyPath).length, 2, latencyPath);
 });
 
 test('chart: counts are drawn as steps (held until the next sample), rates point to point', () => {
@@ -375,11 +391,18 @@ test('chart: counts are drawn as steps (held until the next sample), rates point
   );
 });
 
-test("samples: the sampler's interval and the time each sample covers are kept (100 ms during the ramp)", async () => {
+test('samples: the interval and the time each covers are kept; rates are over the last second', async () => {
   const metrics = new LoadMetrics(2, indexOf);
   metrics.restart();
+  const at = new Date().toISOString();
+  metrics.onStage({ identity: identityOf(0), attempt: 1, stage: 'online', outcome: 'succeeded', at });
   await new Promise((r) => setTimeout(r, 120));
-  const s = metrics.sample(0.1);
-  assert.equal(s.interval, 0.1);
-  assert.ok(s.dt >= 0.1 && s.dt < 1, String(s.dt));
+  const first = metrics.sample(0.1);
+  assert.equal(first.interval, 0.1);
+  assert.ok(first.dt >= 0.1, String(first.dt));
+  assert.ok(first.bootsPerSec > 0);
+  // Right after: no boot in this sample's own window, but the boot is within the last second.
+  const second = metrics.sample(0.1);
+  assert.ok(second.dt < first.dt);
+  assert.ok(second.bootsPerSec > 0, String(second.bootsPerSec));
 });

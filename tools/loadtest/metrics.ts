@@ -79,6 +79,7 @@ export interface Sample {
   interval: number;
   online: number;
   stages: Partial<Record<Stage, number>>;
+  /** Boots and CALLs per second over the last second (whatever the interval of the samples). */
   bootsPerSec: number;
   callsPerSec: number;
   /** Round trips answered in this sample: median, p95 and max (ms). */
@@ -113,8 +114,10 @@ export class LoadMetrics {
   schemaErrors = 0;
 
   readonly #window = new LatencyHistogram();
-  #lastBoots = 0;
-  #lastCalls = 0;
+  /** Counters at the samples of the last second (and the one before it): the rates' window. */
+  #history: Array<{ at: number; boots: number; calls: number }> = [
+    { at: performance.now(), boots: 0, calls: 0 },
+  ];
   #lastCpu = process.cpuUsage();
   #lastAt = performance.now();
 
@@ -132,6 +135,7 @@ export class LoadMetrics {
     this.startedAt = performance.now();
     this.#lastAt = this.startedAt;
     this.#lastCpu = process.cpuUsage();
+    this.#history = [{ at: this.startedAt, boots: this.boots, calls: this.calls }];
   }
 
   /** Seconds since the start of the run. */
@@ -207,14 +211,18 @@ export class LoadMetrics {
       if (this.stageCounts[i] > 0) stages[s] = this.stageCounts[i];
     });
     const errors = this.callErrors + Object.values(this.failures).reduce((a, b) => a + b, 0);
+    this.#history.push({ at, boots: this.boots, calls: this.calls });
+    while (this.#history.length > 2 && this.#history[1].at <= at - 1000) this.#history.shift();
+    const since = this.#history[0];
+    const span = Math.max(0.001, (at - since.at) / 1000);
     const sample: Sample = {
       t: round(this.now(), 2),
       dt: round(elapsed, 3),
       interval,
       online: this.online,
       stages,
-      bootsPerSec: round((this.boots - this.#lastBoots) / elapsed, 1),
-      callsPerSec: round((this.calls - this.#lastCalls) / elapsed, 1),
+      bootsPerSec: round((this.boots - since.boots) / span, 1),
+      callsPerSec: round((this.calls - since.calls) / span, 1),
       p50: round(this.#window.percentile(50), 2),
       p95: round(this.#window.percentile(95), 2),
       max: round(this.#window.max, 2),
@@ -224,8 +232,6 @@ export class LoadMetrics {
       cpu: round(((cpu.user + cpu.system) / 1000 / (elapsed * 1000)) * 100, 1),
     };
     this.#window.reset();
-    this.#lastBoots = this.boots;
-    this.#lastCalls = this.calls;
     this.#lastAt = at;
     this.samples.push(sample);
     return sample;

@@ -1,6 +1,7 @@
 // The HTML report: one self-contained page (inline CSS and SVG, no script, no network) with the
 // summary, chargers online over time and round-trip latency over time. Samples are drawn as
-// taken: counts as steps, a missing sample as a gap, never a line interpolated across it.
+// taken: counts as steps (held until the next sample), a sample without a value (no call
+// answered) as a gap, never a line interpolated across it.
 import type { Sample } from './metrics.ts';
 import type { LoadtestReport } from './report.ts';
 import { summaryText } from './report.ts';
@@ -106,17 +107,12 @@ export function lineChart(title: string, xLabel: string, yLabel: string, series:
 }
 
 /**
- * Points of one value per sample. A sample that came more than 2.5 of its intervals after the one
- * before (the event loop was too busy to take one) starts a new line: the chart shows the gap
- * instead of a straight line across it. `value` null = nothing to show for that sample.
+ * Points of one value per sample. Each sample covers the time since the one before (`dt`, longer
+ * than its interval when the event loop was busy), so nothing between two samples is missing; a
+ * sample with nothing to show (`value` null, e.g. no call answered: no latency) is a gap.
  */
 export function seriesOf(t: Sample[], value: (s: Sample) => number | null): Point[] {
-  const points: Point[] = [];
-  for (const s of t) {
-    if (s.dt > 2.5 * s.interval) points.push([s.t, null]);
-    points.push([s.t, value(s)]);
-  }
-  return points;
+  return t.map((s) => [s.t, value(s)]);
 }
 
 export function renderHtml(r: LoadtestReport): string {
