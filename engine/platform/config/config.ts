@@ -52,6 +52,7 @@ const envSchema = z.object({
   AUTH_ISSUER: optionalString,
   AUTH_AUDIENCE: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   BODY_LIMIT: z.string().default('1mb'),
   PUBLIC_URL: optionalString,
   OCPI_TIMEOUT_MS: intFrom(10_000, 1),
@@ -92,6 +93,8 @@ export type Config = {
   nodeId?: string;
   auth: { jwtSecret?: string; jwksUrl?: string; issuer?: string; audience?: string };
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** `json` lines, a compact `pretty` line for a person, or `auto`: pretty on a terminal, else JSON. */
+  logFormat: z.infer<typeof envSchema>['LOG_FORMAT'];
   bodyLimit: string;
   publicUrl?: string;
   ocpiTimeoutMs: number;
@@ -145,6 +148,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       audience: e.AUTH_AUDIENCE,
     },
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     bodyLimit: e.BODY_LIMIT,
     publicUrl: e.PUBLIC_URL,
     ocpiTimeoutMs: e.OCPI_TIMEOUT_MS,
