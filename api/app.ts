@@ -1,8 +1,11 @@
-// The Koa application: request log, one error mapper, JSON bodies, then one router per spec area.
+// The Koa application: request log, one error mapper, then one router per spec area; an area's
+// routes run behind authentication, the rate limit where it applies, the JSON body parser and the
+// check for characters the database cannot store.
 import Koa from 'koa';
-import type Router from '@koa/router';
-import { HttpMethodEnum, koaBody } from 'koa-body';
+import Router, { type RouterMiddleware } from '@koa/router';
 import { errorMiddleware } from './http/errors.ts';
+import { jsonBody } from './http/json-body.ts';
+import { rejectUnstorable } from './http/validation.ts';
 import { requestLog } from './http/request-log.ts';
 import { requireAuth } from './http/auth.ts';
 import { rateLimit } from './http/rate-limit.ts';
@@ -22,14 +25,17 @@ import { emspTariffsRouter } from './routers/emsp-tariffs-router.ts';
 import { roamingPartnersRouter } from './routers/roaming-partners-router.ts';
 import { roamingChargingProfileRouter } from './routers/roaming-charging-profile-router.ts';
 
-interface Area {
+export interface Area {
   router: (deps: ApiDeps) => Router;
   /** The /cpo, /emsp and /ocpi areas share the per-organization rate limit. */
   rateLimited?: boolean;
 }
 
+/** Areas open to anyone (readiness). */
+export const PUBLIC_AREAS: Area[] = [{ router: healthRouter }];
+
 /** Areas that need a bearer token. Each area adds its router here. */
-const AUTHENTICATED_AREAS: Area[] = [
+export const AUTHENTICATED_AREAS: Area[] = [
   { router: catalogRouter },
   { router: templatesRouter },
   { router: deploymentsRouter },
@@ -52,30 +58,27 @@ export function createApp(deps: ApiDeps): Koa {
   app.use(requestLog(deps.platform.log));
   app.use(errorMiddleware());
 
-  mount(app, healthRouter(deps));
   const auth = requireAuth(deps.platform.tokens);
   const body = jsonBody(deps.platform.config.bodyLimit);
   const limit = rateLimit(deps.platform.config.rateLimit);
+  for (const area of PUBLIC_AREAS) mount(app, behind([body, rejectUnstorable], area.router(deps)));
   for (const area of AUTHENTICATED_AREAS) {
-    const router = area.router(deps);
-    // Only requests that match a route are authenticated, limited, then parsed: unknown paths
-    // stay 404, wrong methods 405, and no body is read before the caller is known.
-    const before = area.rateLimited ? [auth, limit, body] : [auth, body];
-    for (const layer of router.stack) layer.stack.unshift(...before);
-    mount(app, router);
+    const before = area.rateLimited ? [auth, limit, body, rejectUnstorable] : [auth, body, rejectUnstorable];
+    mount(app, behind(before, area.router(deps)));
   }
   return app;
 }
 
-/** JSON request bodies up to `limit`; parse failures and oversized bodies reach errorMiddleware. */
-export function jsonBody(limit: string) {
-  return koaBody({
-    jsonLimit: limit,
-    formLimit: limit,
-    textLimit: limit,
-    jsonStrict: false,
-    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
-  });
+/**
+ * The router's routes behind `middleware`, which runs only for requests that match one of them:
+ * unknown paths stay 404, wrong methods 405, and no body is read before the caller is known.
+ * The router itself is left as it was built.
+ */
+export function behind(middleware: RouterMiddleware[], router: Router): Router {
+  const area = new Router();
+  area.use(...middleware);
+  area.use(router.routes());
+  return area;
 }
 
 export function mount(app: Koa, router: Router): void {

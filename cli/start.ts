@@ -1,7 +1,11 @@
-// `npm start`: the API, the simulator engine and the central system on one port.
+// `npm start`: the API, the simulator engine and the central system on one port. The first line
+// printed is for a person: the URL, the console link and (in dev mode) the token; the start-up
+// log records come after it (JSON lines when not on a terminal, compact lines on one).
 import { isDevAuth, loadConfig, ConfigError } from '../engine/platform/config/config.ts';
-import { createLogger } from '../engine/platform/log/logger.ts';
+import { createReleasableLogger } from '../engine/platform/log/logger.ts';
 import { startService } from '../api/server.ts';
+import { packageVersion } from './package-version.ts';
+import { startBanner } from './start-banner.ts';
 
 async function main(): Promise<void> {
   let config;
@@ -14,16 +18,21 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const log = createLogger(config);
-  const service = await startService(config, log);
-  log.info({ url: service.url }, 'service ready');
-  console.log(`\nEV charger simulator listening on ${service.url}`);
-  if (isDevAuth(config) && service.platform.tokens.sign) {
-    const token = await service.platform.tokens.sign('demo');
-    console.log('Dev mode: bearer token for organization "demo" (valid 30 days):');
-    console.log(`\n  export TOKEN=${token}\n`);
-    console.log(`  curl -H "Authorization: Bearer $TOKEN" ${service.url}/evcharger/catalog\n`);
+  const { log, release } = createReleasableLogger(config, { hold: true });
+  let service;
+  try {
+    service = await startService(config, log);
+  } catch (err) {
+    release(); // what happened before the failure explains it
+    throw err;
   }
+  const token =
+    isDevAuth(config) && service.platform.tokens.sign
+      ? await service.platform.tokens.sign('demo')
+      : undefined;
+  process.stdout.write(startBanner({ url: service.url, version: packageVersion(), token, config }));
+  release();
+  log.info({ url: service.url }, 'service ready');
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -59,7 +59,7 @@ export async function answerIdempotently(
 }
 
 function fingerprint(ctx: Context): string {
-  const body = (ctx.request as { body?: unknown }).body;
+  const { body } = ctx.request;
   return createHash('sha256')
     .update(ctx.method)
     .update('\n')

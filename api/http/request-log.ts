@@ -1,4 +1,6 @@
-// One log line per request (method, path, status, duration, request id); the id is echoed back.
+// One log line per request (method, path, status, duration, request id) at `debug`: a person
+// watching `npm start` sees what happens to chargers, not every poll (LOG_LEVEL=debug shows them).
+// The id is echoed back; a 500 is logged by the error mapper with this id at `error`.
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from '../../engine/platform/log/logger.ts';
@@ -16,7 +18,7 @@ export function requestLog(log: Logger) {
     try {
       await next();
     } finally {
-      log.info(
+      log.debug(
         {
           method: ctx.method,
           path: ctx.path,

@@ -1,19 +1,82 @@
 // One validation helper: zod schemas for body, query, path and headers, and one mapping of zod
-// issues to the 422 list (FastAPI-style `type` codes, English `msg`, `input` and `ctx`).
+// issues to the 422 list (FastAPI-style `type` codes, English `msg`, `input` and `ctx`). Before any
+// schema, every string and key of the input is checked for characters PostgreSQL cannot store
+// (NUL, unpaired surrogates), wherever they are: one rule for every route, not one per schema.
 import { z } from 'zod';
-import type { Context } from 'koa';
+import type { Context, Next } from 'koa';
+import type { RouterContext } from '@koa/router';
 import { ValidationError, type ValidationIssue } from './errors.ts';
 
 type Part = 'body' | 'query' | 'path' | 'header';
 
 export function parse<S extends z.ZodType>(schema: S, input: unknown, part: Part): z.infer<S> {
+  const unstorable = unstorableIssues(input, [part]);
+  if (unstorable.length > 0) throw new ValidationError(unstorable);
   const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
   throw new ValidationError(result.error.issues.flatMap((issue) => toIssues(issue, part, input)));
 }
 
+// ---- characters PostgreSQL cannot store (text refuses NUL, jsonb refuses \u0000 and lone surrogates) ----
+
+/** Issues reported at most, so a hostile body cannot make the 422 itself large. */
+const MAX_UNSTORABLE_ISSUES = 20;
+
+export const UNSTORABLE_MSG = 'String should not contain NUL (\\u0000) or unpaired surrogate characters';
+
+// Without the u flag a regex sees UTF-16 code units: a surrogate not in a pair is a match.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export const storable = (s: string): boolean => !s.includes('\u0000') && !LONE_SURROGATE.test(s);
+
+/**
+ * Every string value and object key of `value` that PostgreSQL could not store, at its loc. The
+ * walk is a loop over an explicit stack: the body parser already bounds the depth, and a value
+ * from elsewhere must not overflow the call stack either.
+ */
+export function unstorableIssues(value: unknown, loc: Array<string | number>): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const stack: Array<[unknown, Array<string | number>]> = [[value, loc]];
+  while (stack.length > 0 && issues.length < MAX_UNSTORABLE_ISSUES) {
+    const [v, at] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (!storable(v)) issues.push({ loc: at, msg: UNSTORABLE_MSG, type: 'string_unicode', input: v });
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], [...at, i]]);
+    } else if (v !== null && typeof v === 'object') {
+      const entries = Object.entries(v);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, item] = entries[i];
+        if (!storable(key))
+          issues.push({ loc: [...at, key], msg: UNSTORABLE_MSG, type: 'string_unicode', input: key });
+        else stack.push([item, [...at, key]]);
+      }
+    }
+  }
+  return issues.slice(0, MAX_UNSTORABLE_ISSUES);
+}
+
+/**
+ * Router middleware (after the body parser): a request whose path parameters, query or body hold
+ * a character PostgreSQL cannot store is a 422, whether or not its route reads that part.
+ */
+export async function rejectUnstorable(ctx: Context, next: Next): Promise<void> {
+  const issues = [
+    ...unstorableIssues(routeParams(ctx as unknown as RouterContext), ['path']),
+    ...unstorableIssues({ ...ctx.query }, ['query']),
+    ...unstorableIssues(ctx.request.body, ['body']),
+  ];
+  if (issues.length > 0) throw new ValidationError(issues.slice(0, MAX_UNSTORABLE_ISSUES));
+  await next();
+}
+
+/** The path parameters of the route this request matched (router middleware runs before the route sets them). */
+function routeParams(ctx: RouterContext): Record<string, string> {
+  const route = ctx.matched?.find((layer) => layer.methods.includes(ctx.method));
+  return route ? route.params(ctx.path, route.captures(ctx.path)) : {};
+}
+
 export const parseBody = <S extends z.ZodType>(ctx: Context, schema: S): z.infer<S> =>
-  parse(schema, (ctx.request as { body?: unknown }).body ?? undefined, 'body');
+  parse(schema, ctx.request.body ?? undefined, 'body');
 
 /** Query values arrive as strings; a repeated parameter counts with its last value. */
 export function parseQuery<S extends z.ZodType>(ctx: Context, schema: S): z.infer<S> {

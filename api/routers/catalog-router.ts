@@ -10,12 +10,13 @@ const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 const pageQuery = (defaultLimit: number) =>
   z.object({
-    page: intString(z.number().min(1)).optional().default(1),
+    page: intString(z.number().min(1).max(1_000_000)).optional().default(1),
     limit: intString(z.number().min(1).max(100)).optional().default(defaultLimit),
   });
 
-const brandPath = z.object({ brand_slug: z.string() });
-const modelPath = z.object({ brand_slug: z.string(), model: z.string() });
+const slug = z.string().max(128);
+const brandPath = z.object({ brand_slug: slug });
+const modelPath = z.object({ brand_slug: slug, model: slug });
 
 function checkSlug(value: string, what: string): void {
   if (!SLUG.test(value))

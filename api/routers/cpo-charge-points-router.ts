@@ -1,7 +1,7 @@
 // E22 charge points, their credentials for the built-in central system, E23 reboot, and what the
 // central system recorded (connectors, sessions, operations).
 import Router from '@koa/router';
-import { ApiError, conflict, notFound } from '../http/errors.ts';
+import { brokerUnavailable, conflict, notFound, upstreamFailed } from '../http/errors.ts';
 import { orgOf } from '../http/auth.ts';
 import { parseBody, parsePath } from '../http/validation.ts';
 import { chargePointPath, createChargePointBody, operationPath } from '../schemas/cpo-charge-points.ts';
@@ -14,16 +14,12 @@ export function cpoChargePointsRouter({ cpo, platform }: ApiDeps): Router {
   // E22
   router.post('/cpo/charge-points', async (ctx) => {
     const body = parseBody(ctx, createChargePointBody);
-    const org = orgOf(ctx);
-    if (
-      body.location_id !== undefined &&
-      (await cpo.locations.existingIds(org, [body.location_id])).size === 0
-    )
-      throw notFound(`Location ${body.location_id} not found`);
-    const created = await cpo.chargePoints.create(org, body);
-    if (!created) throw conflict(`Charge point identity '${body.charge_point_id}' is already registered`);
+    const outcome = await cpo.registry.register(orgOf(ctx), body);
+    if (outcome.kind === 'location_not_found') throw notFound(`Location ${body.location_id} not found`);
+    if (outcome.kind === 'identity_taken')
+      throw conflict(`Charge point identity '${body.charge_point_id}' is already registered`);
     ctx.status = 201;
-    ctx.body = created;
+    ctx.body = outcome.chargePoint;
   });
 
   router.get('/cpo/charge-points/:charge_point_id', async (ctx) => {
@@ -55,13 +51,13 @@ export function cpoChargePointsRouter({ cpo, platform }: ApiDeps): Router {
       case 'offline':
         throw conflict(`Charge point '${charge_point_id}' is not connected to the central system`);
       case 'broker_unavailable':
-        throw new ApiError(503, 'Message broker not connected: the central system cannot be reached');
+        throw brokerUnavailable('the central system cannot be reached');
       case 'call_error':
-        throw new ApiError(502, `Charge point answered Reset with ${outcome.code}: ${outcome.description}`);
+        throw upstreamFailed(502, `Charge point answered Reset with ${outcome.code}: ${outcome.description}`);
       case 'closed':
-        throw new ApiError(502, `Charge point '${charge_point_id}' disconnected before answering Reset`);
+        throw upstreamFailed(502, `Charge point '${charge_point_id}' disconnected before answering Reset`);
       case 'timeout':
-        throw new ApiError(
+        throw upstreamFailed(
           504,
           `Charge point '${charge_point_id}' did not answer Reset within ${timeoutMs} ms`,
         );

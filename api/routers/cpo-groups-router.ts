@@ -16,12 +16,11 @@ export function cpoGroupsRouter({ cpo, platform }: ApiDeps): Router {
 
   router.post('/cpo/token-groups', async (ctx) => {
     const { name, location_ids } = parseBody(ctx, createTokenGroupBody);
-    const org = orgOf(ctx);
-    const found = await cpo.locations.existingIds(org, location_ids);
-    const missing = [...new Set(location_ids)].filter((id) => !found.has(id));
-    if (missing.length > 0) throw notFound(`Location record(s) ${missing.join(', ')} not found`);
+    const outcome = await cpo.tokenGroups.create(orgOf(ctx), name, location_ids);
+    if (outcome.kind === 'unknown_locations')
+      throw notFound(`Location record(s) ${outcome.missing.join(', ')} not found`);
     ctx.status = 201;
-    ctx.body = await cpo.tokenGroups.create(org, name, location_ids);
+    ctx.body = outcome.group;
   });
 
   // E20

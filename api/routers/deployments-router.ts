@@ -17,11 +17,20 @@ import {
 import type { Problem } from '../../engine/deployments/deployment-service.ts';
 import type { ApiDeps } from '../http/deps.ts';
 
-/** Catalog problems are request errors like any other 422 entry. */
+/** E5: catalog problems are request errors like any other 422 entry. */
 function invalid(problems: Problem[]): ValidationError {
   return new ValidationError(
     problems.map((p) => ({ loc: ['body', ...p.loc], msg: p.msg, type: 'value_error', input: p.input })),
   );
+}
+
+const chargers = (n: number) => `${n} charger${n === 1 ? '' : 's'}`;
+
+function acceptedDetail(deploying: number, failed: number): string {
+  const started = `Location accepted: ${chargers(deploying)} ${deploying === 1 ? 'is' : 'are'} being deployed in the background`;
+  return failed === 0
+    ? started
+    : `${started}; ${chargers(failed)} cannot be deployed (see failed, and GET /evcharger/deployments?location_id=...)`;
 }
 
 const deploymentNotFound = (id: string) => notFound(`Deployment '${id}' not found`);
@@ -55,22 +64,22 @@ export function deploymentsRouter({ deployments }: ApiDeps): Router {
     ctx.status = 204;
   });
 
-  // E7
+  // E7: 422 only for a body that does not match the schema; a charger that cannot be deployed is
+  // reported in `failed` (and as a failed stage event) while the others deploy.
   router.post('/evcharger/location', async (ctx) => {
     const body = parseBody(ctx, createLocationBody);
-    const accepted = await service.acceptLocation(
-      orgOf(ctx),
-      body.name,
+    const accepted = await service.acceptLocation(orgOf(ctx), {
+      name: body.name,
       body,
-      body.chargers,
-      body.ocpp_version,
-    );
-    if ('problems' in accepted) throw invalid(accepted.problems);
-    const n = body.chargers.length;
+      chargers: body.chargers ?? [],
+      groups: body.charger_groups ?? [],
+      ocppVersion: body.ocpp_version,
+    });
     ctx.status = 202;
     ctx.body = {
-      detail: `Location accepted: ${n} charger${n === 1 ? ' is' : 's are'} being deployed in the background`,
+      detail: acceptedDetail(accepted.deploying, accepted.failed.length),
       location_id: accepted.locationId,
+      failed: accepted.failed,
     };
   });
 

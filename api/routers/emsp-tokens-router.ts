@@ -2,7 +2,7 @@
 // each pushed to the organization's CPO partners and guarded by an Idempotency-Key.
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { ApiError, badRequest, conflict, notFound } from '../http/errors.ts';
+import { badRequest, conflict, notFound, upstreamFailed } from '../http/errors.ts';
 import { orgOf } from '../http/auth.ts';
 import { parseBody, parsePath, validateAll } from '../http/validation.ts';
 import { answerIdempotently, parseIdempotencyKey } from '../http/idempotency.ts';
@@ -65,6 +65,6 @@ function tokenOrThrow(result: TransitionResult) {
     case 'not_allowed':
       throw badRequest(result.detail);
     case 'push_failed':
-      throw new ApiError(result.status, result.detail);
+      throw upstreamFailed(result.status, result.detail);
   }
 }

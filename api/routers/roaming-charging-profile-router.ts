@@ -45,10 +45,9 @@ function outcomeOrThrow(result: ChargingProfileResult) {
     case 'partner_not_found':
       throw notFound(result.detail);
     case 'version_mismatch':
+    case 'missing_endpoint':
     case 'rejected':
       throw badRequest(result.detail);
-    case 'misconfigured':
-      throw new ApiError(502, result.detail);
     case 'failed':
       throw new ApiError(result.status, result.detail);
   }

@@ -1,17 +1,16 @@
 // The roaming-partner registry (interface.md): who the organization exchanges OCPI calls with.
-// The credentials token is write-only: it is sent to the partner, never shown again.
+// The credentials token is write-only: it is sent to the partner, never shown again. A partner
+// needs only the endpoints of what it is used for: each call checks for its module (a token push
+// skips a CPO without `tokens`; E26 to an eMSP without `chargingprofiles` is a 400 naming it).
 import Router from '@koa/router';
 import { z } from 'zod';
-import { ValidationError, conflict, notFound } from '../http/errors.ts';
+import { conflict, notFound } from '../http/errors.ts';
 import { orgOf } from '../http/auth.ts';
 import { intString, parseBody, parsePath } from '../http/validation.ts';
 import { countryCodeSchema, partyIdSchema } from '../../protocols/ocpi/token.ts';
 import { OCPI_VERSIONS } from '../../protocols/ocpi/versions.ts';
 import { publicPartner } from '../../engine/roaming/partner-store.ts';
 import type { ApiDeps } from '../http/deps.ts';
-
-/** The module each role must offer for the calls this service makes to it. */
-const REQUIRED_MODULE = { CPO: 'tokens', EMSP: 'chargingprofiles' } as const;
 
 const createPartnerSchema = z.strictObject({
   name: z.string().min(1).max(100),
@@ -20,24 +19,12 @@ const createPartnerSchema = z.strictObject({
   party_id: partyIdSchema,
   ocpi_version: z.enum(OCPI_VERSIONS),
   token: z.string().min(1).max(255),
+  /** {module: URL}, e.g. tokens (token pushes to a CPO), chargingprofiles (E26 to an eMSP). */
   endpoints: z.record(
     z.string().regex(/^[a-z_]+$/, 'module names are lower-case, e.g. tokens'),
     z.url({ protocol: /^https?$/ }),
   ),
 });
-
-/** The module each role needs, checked after the schema so the 422 names the missing endpoint. */
-function checkRequiredModule(p: z.infer<typeof createPartnerSchema>): void {
-  const module = REQUIRED_MODULE[p.role];
-  if (!p.endpoints[module])
-    throw new ValidationError([
-      {
-        loc: ['body', 'endpoints', module],
-        msg: `A ${p.role} partner needs a ${module} endpoint`,
-        type: 'missing',
-      },
-    ]);
-}
 
 const partnerPathSchema = z.object({ partner_id: intString(z.number().min(1).max(Number.MAX_SAFE_INTEGER)) });
 
@@ -46,7 +33,6 @@ export function roamingPartnersRouter({ emsp }: ApiDeps): Router {
 
   router.post('/roaming/partners', async (ctx) => {
     const body = parseBody(ctx, createPartnerSchema);
-    checkRequiredModule(body);
     const partner = await emsp.partners.create(orgOf(ctx), body);
     if (!partner)
       throw conflict(`A ${body.role} partner ${body.country_code}/${body.party_id} is already registered`);

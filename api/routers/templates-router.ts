@@ -9,8 +9,8 @@ const OCPP_VERSIONS = ['ocpp1.6', 'ocpp2.0.1'];
 const OCPI_VERSIONS = ['2.1.1', '2.2.1'];
 
 const templateQuery = z.object({
-  ocpp_version: z.string().optional(),
-  ocpi_version: z.string().optional(),
+  ocpp_version: z.string().max(16).optional(),
+  ocpi_version: z.string().max(16).optional(),
   connector_type: z.string().min(1).max(32).optional(),
   include_all: boolString().optional().default(false),
 });

@@ -1,4 +1,5 @@
-// Request body of E22 POST /cpo/charge-points and the charge point path parameter.
+// Request body of E22 POST /cpo/charge-points and the charge point path parameter. Every string,
+// number and list is bounded (docs/operations.md).
 import { z } from 'zod';
 
 /** OCPP identifierString (2.0.1): what a charger may put in its connection URL. */
@@ -16,9 +17,9 @@ export const createChargePointBody = z.strictObject({
   location_id: z.number().int().min(1).optional(),
   coordinates: z.string().max(64).optional(),
   floor_level: z.string().max(16).optional(),
-  parking_restrictions: z.array(z.string()).optional(),
-  capabilities: z.array(z.string()).optional(),
-  max_power_kw: z.number().min(0).optional(),
+  parking_restrictions: z.array(z.string().max(64)).max(20).optional(),
+  capabilities: z.array(z.string().max(64)).max(50).optional(),
+  max_power_kw: z.number().min(0).max(100_000).optional(),
   connector_type: z.string().max(64).optional(),
   connector_count: z.number().int().min(1).max(64).optional(),
   accessibility: z.string().max(64).optional(),

@@ -1,4 +1,5 @@
-// Request bodies and parameters of token groups (E20) and voucher groups (E24).
+// Request bodies and parameters of token groups (E20) and voucher groups (E24). Every string,
+// number and list is bounded (docs/operations.md).
 import { z } from 'zod';
 import { intString } from '../http/validation.ts';
 
@@ -14,9 +15,12 @@ export const createVoucherGroupBody = z.strictObject({
 });
 export type CreateVoucherGroupBody = z.infer<typeof createVoucherGroupBody>;
 
-export const groupPath = z.object({ id: intString() });
+export const groupPath = z.object({ id: intString(z.number().min(1)) });
+
+/** Past any real list; keeps OFFSET a small number for the database. */
+export const OFFSET_MAX = 1_000_000_000;
 
 export const groupLocationsQuery = z.object({
-  offset: intString(z.number().min(0)).optional().default(0),
+  offset: intString(z.number().min(0).max(OFFSET_MAX)).optional().default(0),
   limit: intString(z.number().min(1).max(200)).optional().default(50),
 });

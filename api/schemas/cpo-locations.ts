@@ -1,5 +1,6 @@
 // Request bodies of the CPO locations (POST /cpo/locations, E21 PATCH) in OCPI 2.2.1 shape.
-// Nested shapes are strict: an unknown field is a 422, as in the rest of the API.
+// Nested shapes are strict: an unknown field is a 422, as in the rest of the API. Every string,
+// number and list is bounded: OCPI's lengths where it gives them, generous ones elsewhere.
 import { z } from 'zod';
 
 export const LOCATION_ROLES = ['CPO', 'EMSP', 'HUB', 'NAP', 'NSP', 'OTHER', 'SCSP'] as const;
@@ -28,20 +29,26 @@ export const geoLocation = z.strictObject({
   longitude: decimalIn(180, 'longitude'),
 });
 export const displayText = z.strictObject({ language: z.string().min(2).max(2), text: z.string().max(512) });
+const url = z.string().max(2048);
+/** A short code or name (OCPI enums, identifiers). */
+const code = z.string().max(64);
+/** Sizes and weights of OCPI objects (pixels, metres, kilograms, minutes). */
+const measure = z.number().min(0).max(1_000_000);
+
 export const image = z.strictObject({
-  url: z.string().min(1),
-  thumbnail: opt(z.string()),
-  category: z.string().min(1),
+  url: url.min(1),
+  thumbnail: opt(url),
+  category: code.min(1),
   type: z.string().min(1).max(4),
-  width: opt(z.number().int().min(0)),
-  height: opt(z.number().int().min(0)),
+  width: opt(z.number().int().min(0).max(99_999)),
+  height: opt(z.number().int().min(0).max(99_999)),
 });
 export const publishToken = z.strictObject({
   uid: z.string().max(36),
-  type: z.string(),
-  visual_number: opt(z.string()),
-  issuer: opt(z.string()),
-  group_id: opt(z.string()),
+  type: code,
+  visual_number: opt(code),
+  issuer: opt(code),
+  group_id: opt(z.string().max(36)),
 });
 export const relatedLocation = z.strictObject({
   latitude: decimalIn(90, 'latitude'),
@@ -49,8 +56,8 @@ export const relatedLocation = z.strictObject({
   name: opt(displayText),
 });
 export const businessDetails = z.strictObject({
-  name: z.string().min(1),
-  website: opt(z.string()),
+  name: z.string().min(1).max(100),
+  website: opt(url),
   logo: opt(image),
 });
 const period = z.strictObject({
@@ -60,56 +67,63 @@ const period = z.strictObject({
 export const openingTimes = z.strictObject({
   twentyfourseven: opt(z.boolean()),
   regular_hours: opt(
-    z.array(
-      z.strictObject({
-        weekday: z.number().int().min(1).max(7),
-        period_begin: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'period_begin must be HH:MM'),
-        period_end: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'period_end must be HH:MM'),
-      }),
-    ),
+    z
+      .array(
+        z.strictObject({
+          weekday: z.number().int().min(1).max(7),
+          period_begin: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'period_begin must be HH:MM'),
+          period_end: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'period_end must be HH:MM'),
+        }),
+      )
+      .max(100),
   ),
-  exceptional_openings: opt(z.array(period)),
-  exceptional_closings: opt(z.array(period)),
+  exceptional_openings: opt(z.array(period).max(500)),
+  exceptional_closings: opt(z.array(period).max(500)),
 });
 export const energyMix = z.strictObject({
   is_green_energy: z.boolean(),
-  energy_sources: opt(z.array(z.strictObject({ source: z.string(), percentage: z.number() }))),
-  environ_impact: opt(z.array(z.strictObject({ category: z.string(), amount: z.number() }))),
-  supplier_name: opt(z.string()),
-  energy_product_name: opt(z.string()),
+  energy_sources: opt(
+    z.array(z.strictObject({ source: code, percentage: z.number().min(0).max(100) })).max(20),
+  ),
+  environ_impact: opt(z.array(z.strictObject({ category: code, amount: measure })).max(20)),
+  supplier_name: opt(code),
+  energy_product_name: opt(code),
 });
 export const parkingPlace = z.strictObject({
-  id: z.string().min(1),
-  vehicle_types: z.array(z.string()),
+  id: z.string().min(1).max(36),
+  vehicle_types: z.array(code).max(20),
   restricted_to_type: z.boolean(),
   reservation_required: z.boolean(),
-  physical_reference: opt(z.string()),
-  max_vehicle_weight: opt(z.number()),
-  max_vehicle_height: opt(z.number()),
-  max_vehicle_length: opt(z.number()),
-  max_vehicle_width: opt(z.number()),
-  parking_space_length: opt(z.number()),
-  parking_space_width: opt(z.number()),
+  physical_reference: opt(code),
+  max_vehicle_weight: opt(measure),
+  max_vehicle_height: opt(measure),
+  max_vehicle_length: opt(measure),
+  max_vehicle_width: opt(measure),
+  parking_space_length: opt(measure),
+  parking_space_width: opt(measure),
   dangerous_goods_allowed: opt(z.boolean()),
-  direction: opt(z.string()),
+  direction: opt(code),
   drive_through: opt(z.boolean()),
-  time_limit: opt(z.number()),
+  time_limit: opt(measure),
   roofed: opt(z.boolean()),
-  images: opt(z.array(image)),
+  images: opt(z.array(image).max(20)),
   lighting: opt(z.boolean()),
   refrigeration_outlet: opt(z.boolean()),
-  standards: opt(z.array(z.string())),
-  apds_reference: opt(z.string()),
+  standards: opt(z.array(code).max(20)),
+  apds_reference: opt(code),
 });
 
-const timeZone = z.string().refine((tz) => {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: tz });
-    return tz.includes('/') || tz === 'UTC';
-  } catch {
-    return false;
-  }
-}, 'time_zone must be an IANA time zone, e.g. "Europe/Amsterdam"');
+const timeZone = z
+  .string()
+  .max(64)
+  .refine((tz) => {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: tz });
+      return tz.includes('/') || tz === 'UTC';
+    } catch {
+      return false;
+    }
+  }, 'time_zone must be an IANA time zone, e.g. "Europe/Amsterdam"');
 
 /** The required Location fields a PATCH may change but never clear. */
 const requiredEditable = {
@@ -123,21 +137,21 @@ const requiredEditable = {
 
 /** The optional Location fields: null clears them. */
 const optionalEditable = {
-  publish_allowed_to: opt(z.array(publishToken)),
+  publish_allowed_to: opt(z.array(publishToken).max(100)),
   name: opt(z.string().max(255)),
   postal_code: opt(z.string().max(10)),
   state: opt(z.string().max(20)),
-  related_locations: opt(z.array(relatedLocation)),
+  related_locations: opt(z.array(relatedLocation).max(100)),
   parking_type: opt(z.enum(PARKING_TYPES)),
-  parking_places: opt(z.array(parkingPlace)),
-  directions: opt(z.array(displayText)),
+  parking_places: opt(z.array(parkingPlace).max(500)),
+  directions: opt(z.array(displayText).max(20)),
   operator: opt(businessDetails),
   suboperator: opt(businessDetails),
   owner: opt(businessDetails),
-  facilities: opt(z.array(z.string())),
+  facilities: opt(z.array(code).max(50)),
   opening_times: opt(openingTimes),
   charging_when_closed: opt(z.boolean()),
-  images: opt(z.array(image)),
+  images: opt(z.array(image).max(50)),
   energy_mix: opt(energyMix),
   help_phone: opt(z.string().max(64)),
 };
@@ -159,7 +173,8 @@ export const createLocationBody = z.strictObject({
 export type CreateLocationBody = z.infer<typeof createLocationBody>;
 
 export const patchLocationBody = z.strictObject({
-  expected_revision: z.number().int().min(1).optional(),
+  // revision is an integer column.
+  expected_revision: z.number().int().min(1).max(2_147_483_647).optional(),
   publish: requiredEditable.publish.optional(),
   address: requiredEditable.address.optional(),
   city: requiredEditable.city.optional(),

@@ -62,6 +62,7 @@ function isTimeZone(zone: string): boolean {
   }
 }
 
+/** One charger of E7, named one by one (the spec's form). */
 const locationCharger = z.strictObject({
   identity: chargerIdentity,
   brand_slug: z.string().min(1).max(128).optional(),
@@ -72,26 +73,75 @@ const locationCharger = z.strictObject({
   charger_name: z.string().max(255).optional(),
 });
 
-export const createLocationBody = z.strictObject({
-  name: z.string().min(1).max(255),
-  address: z.string().max(255).optional(),
-  city: z.string().max(255).optional(),
-  country: z
+/** Chargers in one location: the spec's list and the groups together. */
+export const LOCATION_CHARGERS_MAX = 1000;
+/** A group's identities are its prefix and a number of at least three digits, e.g. DEPOT-001. */
+export const IDENTITY_PREFIX_MAX = 40;
+
+/**
+ * `count` chargers alike, named `{identity_prefix}{number}`: the numbers continue after the highest
+ * one the organization already uses with that prefix, so a body with groups (a template) can be
+ * posted again and adds chargers instead of colliding with the first ones.
+ */
+const chargerGroup = locationCharger.omit({ identity: true, charger_name: true }).extend({
+  count: z.number().int().min(1).max(LOCATION_CHARGERS_MAX),
+  identity_prefix: z
     .string()
-    .regex(/^[A-Z]{3}$/, 'country is a three-letter ISO 3166-1 alpha-3 code such as NLD')
-    .optional(),
-  coordinates: z
-    .strictObject({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) })
-    .optional(),
-  timezone: z
-    .string()
-    .refine(isTimeZone, { message: 'timezone is an IANA time zone name such as Europe/Amsterdam' })
-    .optional(),
-  /** Default for chargers that do not name their own. */
-  ocpp_version: ocppVersion.optional(),
-  ocpi_version: z.enum(['2.1.1', '2.2.1', '2.3.0']).optional(),
-  chargers: z.array(locationCharger).max(1000),
+    .min(1)
+    .max(IDENTITY_PREFIX_MAX)
+    .regex(/^[A-Za-z0-9._:-]+$/, 'identity_prefix may hold letters, digits and . _ : -'),
 });
+
+export type LocationChargerInput = z.infer<typeof locationCharger>;
+export type ChargerGroupInput = z.infer<typeof chargerGroup>;
+
+export const createLocationBody = z
+  .strictObject({
+    name: z.string().min(1).max(255),
+    address: z.string().max(255).optional(),
+    city: z.string().max(255).optional(),
+    country: z
+      .string()
+      .regex(/^[A-Z]{3}$/, 'country is a three-letter ISO 3166-1 alpha-3 code such as NLD')
+      .optional(),
+    coordinates: z
+      .strictObject({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) })
+      .optional(),
+    timezone: z
+      .string()
+      .refine(isTimeZone, { message: 'timezone is an IANA time zone name such as Europe/Amsterdam' })
+      .optional(),
+    /** Default for chargers that do not name their own. */
+    ocpp_version: ocppVersion.optional(),
+    ocpi_version: z.enum(['2.1.1', '2.2.1', '2.3.0']).optional(),
+    chargers: z.array(locationCharger).max(LOCATION_CHARGERS_MAX).optional(),
+    charger_groups: z.array(chargerGroup).max(100).optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.chargers === undefined && body.charger_groups === undefined)
+      ctx.addIssue({ code: 'invalid_type', expected: 'array', path: ['chargers'], input: undefined });
+    const total = (body.chargers?.length ?? 0) + (body.charger_groups ?? []).reduce((n, g) => n + g.count, 0);
+    if (total > LOCATION_CHARGERS_MAX)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['charger_groups'],
+        message: `A location holds at most ${LOCATION_CHARGERS_MAX} chargers; this one asks for ${total}`,
+        params: { type: 'too_long', ctx: { max_length: LOCATION_CHARGERS_MAX } },
+      });
+    const seen = new Set<string>();
+    body.chargers?.forEach((c, i) => {
+      if (seen.has(c.identity))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['chargers', i, 'identity'],
+          message: `identity '${c.identity}' appears more than once in this location`,
+          input: c.identity,
+        });
+      seen.add(c.identity);
+    });
+  });
+
+export type CreateLocationInput = z.infer<typeof createLocationBody>;
 
 export const deploymentIdQuery = z.object({ deployment_id: z.string().min(1) });
 export const locationIdQuery = z.object({ location_id: z.string().min(1) });

@@ -8,9 +8,11 @@ export const tariffQuerySchema = z.object({
   country_code: z
     .string()
     .min(1)
+    .max(2)
     .transform((v) => v.toUpperCase()),
   party_id: z
     .string()
     .min(1)
+    .max(3)
     .transform((v) => v.toUpperCase()),
 });

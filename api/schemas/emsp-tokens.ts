@@ -10,6 +10,16 @@ import {
 import { OCPI_VERSIONS } from '../../protocols/ocpi/versions.ts';
 import { dateTimeString, intString } from '../http/validation.ts';
 
+/** Free-form metadata kept with a token: at most 50 keys and 8 KB of JSON. */
+export const METADATA_MAX_BYTES = 8_192;
+const metadataSchema = z
+  .record(z.string().max(64), z.unknown())
+  .refine((m) => Object.keys(m).length <= 50, 'metadata holds at most 50 keys')
+  .refine(
+    (m) => Buffer.byteLength(JSON.stringify(m)) <= METADATA_MAX_BYTES,
+    `metadata is at most ${METADATA_MAX_BYTES} bytes of JSON`,
+  );
+
 export const tokenPathSchema = z.object({
   token_id: intString(z.number().min(1).max(Number.MAX_SAFE_INTEGER)),
 });
@@ -32,7 +42,7 @@ export const createTokenSchema = z
       .nullish(),
     valid_from: dateTimeString().nullish(),
     valid_until: dateTimeString().nullish(),
-    metadata: z.record(z.string(), z.unknown()).nullish(),
+    metadata: metadataSchema.nullish(),
   })
   .superRefine((t, ctx) => {
     if (t.valid_from && t.valid_until && t.valid_until <= t.valid_from)

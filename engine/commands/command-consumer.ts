@@ -1,10 +1,19 @@
 // The engine side of the command bus. Every node subscribes to every charger's command topic and
-// acts on the chargers it holds: queued -> received (a conditional UPDATE, so a redelivered message
-// runs nothing twice), the event to the charger actor, then sent and the final outcome from the
-// charger's command.result. Messages and results are gathered per event-loop turn and written in
-// batches (one UPDATE per kind), and one periodic sweep ends whatever missed its deadline.
+// acts on the chargers it holds. The database is the truth, the MQTT message only the fast path:
+//
+// - a charger that can act now: queued -> sent in one conditional UPDATE that records this run as
+//   the taker, and only then the event to the charger actor (so a redelivered message or a sweep
+//   racing it runs nothing twice, and after a crash the database says what may have run);
+// - a charger this run has just started holding (rehydrated, or taken over) waits until it is back
+//   (online, or offline after trying): its commands are held (received) and handed over then;
+// - a node that starts holding chargers takes their open commands over (takeOver): handed over by
+//   an earlier run with no outcome -> interrupted; queued or only received -> run here;
+// - a periodic sweep ends what missed its deadline and takes queued commands whose message was lost.
+//
+// Messages and results are gathered per event-loop turn and written in batches (one UPDATE per
+// kind). The statuses and the crash rules: docs/commands.md.
 import type { MqttClient } from 'mqtt';
-import type { CommandResult } from '../../actors/charger/charger-ports.ts';
+import type { CommandResult, StageEvent } from '../../actors/charger/charger-ports.ts';
 import type { ChargerHost } from '../deployments/charger-host.ts';
 import { BatchWriter } from '../platform/db/batch-writer.ts';
 import type { Logger } from '../platform/log/logger.ts';
@@ -18,16 +27,36 @@ export interface CommandConsumerOptions {
   host: ChargerHost;
   topicPrefix: string;
   log: Logger;
+  /** This run of this node (node id / run), recorded as the taker of the commands it takes. */
+  takenBy: string;
   /** How often open commands past their deadline are swept to timed_out. */
   sweepMs: number;
+  /** A command still queued this long after it was accepted is taken from the database. */
+  unclaimedMs: number;
 }
 
 type Finished = Outcome & { id: string; at: Date };
 
+/** Rows the periodic sweep takes from the database per run. */
+const UNCLAIMED_BATCH = 1_000;
+
+/** A charger is back (and can take held commands) once it is online, or has tried and is offline. */
+function isBack(event: StageEvent | undefined): boolean {
+  if (!event) return false;
+  if (event.stage === 'online') return event.outcome === 'succeeded' || event.outcome === 'recovered';
+  return event.stage === 'offline' || event.stage === 'stopped';
+}
+
 export class CommandConsumer {
+  /** Messages to take (from MQTT, or from the database by the sweep), keyed by command id. */
   #inbox = new Map<string, CommandMessage>();
-  #sent: { id: string; at: Date }[] = [];
+  /** Chargers this run started holding that are not back yet, with the commands held for them. */
+  readonly #settling = new Map<string, CommandMessage[]>();
+  /** Held commands whose charger is back: received -> sent, then handed over. */
+  #ready: CommandMessage[] = [];
   #finished: Finished[] = [];
+  /** Chargers whose take-over could not be written yet (the database was away). */
+  #takeOverAgain = new Set<string>();
   readonly #batch: BatchWriter;
   #sweeping = false;
   #sweepTimer: NodeJS.Timeout | undefined;
@@ -41,7 +70,7 @@ export class CommandConsumer {
       name: 'command status',
       log: opts.log,
       delayMs: 0,
-      pending: () => this.#inbox.size > 0 || this.#sent.length > 0 || this.#finished.length > 0,
+      pending: () => this.#inbox.size > 0 || this.#ready.length > 0 || this.#finished.length > 0,
       write: () => this.#pump(),
     });
   }
@@ -49,6 +78,8 @@ export class CommandConsumer {
   async start(): Promise<void> {
     const { mqtt, host } = this.opts;
     host.onCommandResult = this.#onResult;
+    host.onStage = this.#onStage;
+    host.onHold = (ids) => void this.takeOver(ids);
     mqtt.on('message', this.#onMessage);
     this.#sweepTimer = setInterval(this.#sweep, this.opts.sweepMs);
     this.#sweepTimer.unref();
@@ -71,9 +102,43 @@ export class CommandConsumer {
     mqtt.off('message', this.#onMessage);
     if (mqtt.connected)
       await mqtt.unsubscribeAsync(commandSubscription(this.opts.topicPrefix)).catch(() => undefined);
-    // Outcomes already reported are still written.
+    // Outcomes already reported are still written; what is queued or held stays in the database
+    // for the next run (or the node that takes the chargers over).
     this.#inbox.clear();
+    this.#ready = [];
+    this.#settling.clear();
     await this.#batch.flush();
+  }
+
+  /**
+   * This run now holds these chargers (rehydrated at start, or claimed from a node that is gone):
+   * commands an earlier run handed to them without an outcome end interrupted, the others run here
+   * once the charger is back. Safe to call again for the same chargers.
+   */
+  async takeOver(deploymentIds: string[]): Promise<void> {
+    if (this.#closed || deploymentIds.length === 0) return;
+    const { host, store, takenBy, log } = this.opts;
+    // Before the first await: a message arriving meanwhile waits with the taken-over commands.
+    for (const id of deploymentIds)
+      if (!this.#settling.has(id) && !isBack(host.lastStage(id))) this.#settling.set(id, []);
+    let taken;
+    try {
+      taken = await store.takeOver(deploymentIds, takenBy);
+    } catch (err) {
+      log.warn(
+        { err, count: deploymentIds.length },
+        'command take-over failed; retrying with the next sweep',
+      );
+      for (const id of deploymentIds) this.#takeOverAgain.add(id);
+      return;
+    }
+    if (taken.interrupted > 0)
+      log.warn({ count: taken.interrupted }, 'commands interrupted by the stop of the node that ran them');
+    for (const m of taken.held) this.#waitFor(m);
+    if (taken.held.length > 0) {
+      log.info({ count: taken.held.length }, 'commands taken over');
+      this.#batch.schedule();
+    }
   }
 
   readonly #onMessage = (topic: string, payload: Buffer): void => {
@@ -97,64 +162,130 @@ export class CommandConsumer {
     this.#batch.schedule();
   };
 
+  readonly #onStage = (deploymentId: string, event: StageEvent): void => {
+    const held = this.#settling.get(deploymentId);
+    if (!held || !isBack(event)) return;
+    this.#settling.delete(deploymentId);
+    if (held.length === 0) return;
+    this.#ready.push(...held);
+    this.#batch.schedule();
+  };
+
+  /** A command this run holds: it waits for its charger, or goes now if the charger is back. */
+  #waitFor(m: CommandMessage): void {
+    const held = this.#settling.get(m.deployment_id);
+    if (!held) this.#ready.push(m);
+    else if (!held.some((h) => h.id === m.id)) held.push(m);
+  }
+
   async #pump(): Promise<void> {
-    while (this.#inbox.size || this.#sent.length || this.#finished.length) {
+    let failure: unknown;
+    while (!failure && (this.#inbox.size || this.#ready.length || this.#finished.length)) {
+      // Held commands first: they are older than anything arriving now for the same charger.
+      const ready = this.#ready;
+      this.#ready = [];
       try {
-        if (this.#inbox.size) {
-          const inbox = this.#inbox;
-          this.#inbox = new Map();
-          await this.#take([...inbox.values()]);
-        }
-        // sent before final: a command answered at once moves received -> sent -> final.
-        const sent = this.#sent;
-        this.#sent = [];
-        await this.opts.store.markSent(sent);
-        const finished = this.#finished;
-        this.#finished = [];
+        await this.#handOverHeld(ready);
+      } catch (err) {
+        // Still received: handed over by a later write (the UPDATE only moves what it has not moved).
+        this.#ready.unshift(...ready);
+        failure = err;
+      }
+      const inbox = this.#inbox;
+      this.#inbox = new Map();
+      try {
+        await this.#take([...inbox.values()]);
+      } catch (err) {
+        // Still queued: the sweep takes them from the database once it answers again.
+        failure ??= err;
+      }
+      // Outcomes after hand-overs: a command answered at once moves sent -> final.
+      const finished = this.#finished;
+      this.#finished = [];
+      try {
         await this.opts.store.finish(finished);
       } catch (err) {
-        // What was not written ends timed_out at its deadline.
-        this.opts.log.error({ err }, 'command status write failed');
+        this.#finished.unshift(...finished);
+        failure ??= err;
       }
     }
+    // The batch writer logs it and writes again after a pause.
+    if (failure) throw failure;
   }
 
   async #take(messages: CommandMessage[]): Promise<void> {
-    const { host, store } = this.opts;
-    const mine: CommandMessage[] = [];
+    if (messages.length === 0) return;
+    const { host, store, takenBy } = this.opts;
+    const now: CommandMessage[] = [];
+    const later: CommandMessage[] = [];
     const elsewhere: string[] = [];
     for (const m of messages) {
-      if (host.holds(m.deployment_id)) mine.push(m);
-      else elsewhere.push(m.id);
+      if (!host.holds(m.deployment_id)) elsewhere.push(m.id);
+      else if (this.#settling.has(m.deployment_id)) later.push(m);
+      else now.push(m);
     }
     // Not held here: another node may hold it; a stopped or deleted charger fails now.
     if (elsewhere.length) await store.failUnrunnable(elsewhere);
-    if (mine.length === 0) return;
-    const received = await store.markReceived(mine.map((m) => m.id));
-    for (const m of mine) {
-      if (!received.has(m.id)) continue; // a redelivery, or already final
-      const at = new Date();
-      if (host.deliver(m.deployment_id, m.event)) this.#sent.push({ id: m.id, at });
-      else
-        this.#finished.push({
-          id: m.id,
-          at,
-          status: 'failed',
-          response: null,
-          error: { code: 'NOT_RUNNING', description: 'the charger left this engine node' },
-        });
+    if (later.length) {
+      const held = await store.hold(
+        later.map((m) => m.id),
+        takenBy,
+      );
+      for (const m of later) if (held.has(m.id)) this.#waitFor(m);
     }
+    if (now.length) {
+      const sent = await store.handOver(
+        now.map((m) => m.id),
+        takenBy,
+      );
+      for (const m of now) if (sent.has(m.id)) this.#deliver(m); // else a redelivery, or already final
+    }
+  }
+
+  async #handOverHeld(ready: CommandMessage[]): Promise<void> {
+    if (ready.length === 0) return;
+    const sent = await this.opts.store.handOverHeld(
+      ready.map((m) => m.id),
+      this.opts.takenBy,
+    );
+    for (const m of ready) if (sent.has(m.id)) this.#deliver(m);
+  }
+
+  /** After the database recorded the hand-over: the event to the charger. */
+  #deliver(m: CommandMessage): void {
+    if (this.opts.host.deliver(m.deployment_id, m.event)) return;
+    this.#finished.push({
+      id: m.id,
+      at: new Date(),
+      status: 'failed',
+      response: null,
+      error: { code: 'NOT_RUNNING', description: 'the charger left this engine node' },
+    });
   }
 
   readonly #sweep = (): void => {
     if (this.#sweeping || this.#closed) return;
     this.#sweeping = true;
-    this.opts.store
-      .sweep()
-      .then((n) => {
-        if (n > 0) this.opts.log.info({ count: n }, 'commands timed out');
-      })
+    this.#sweepOnce()
       .catch((err: unknown) => this.opts.log.warn({ err }, 'command sweep failed'))
       .finally(() => (this.#sweeping = false));
   };
+
+  async #sweepOnce(): Promise<void> {
+    const { store, host, log, unclaimedMs } = this.opts;
+    const timedOut = await store.sweep();
+    if (timedOut > 0) log.info({ count: timedOut }, 'commands timed out');
+    // Chargers that left this node before they came back hold nothing any more (their commands
+    // stay received until the next taker, or time out).
+    for (const id of this.#settling.keys()) if (!host.holds(id)) this.#settling.delete(id);
+    if (this.#takeOverAgain.size > 0) {
+      const ids = [...this.#takeOverAgain].filter((id) => host.holds(id));
+      this.#takeOverAgain.clear();
+      await this.takeOver(ids);
+    }
+    const lost = await store.unclaimed(unclaimedMs, UNCLAIMED_BATCH);
+    if (lost.length === 0 || this.#closed) return;
+    for (const m of lost) if (!this.#inbox.has(m.id)) this.#inbox.set(m.id, m);
+    this.#batch.schedule();
+  }
 }

@@ -1,9 +1,25 @@
 // What a charger's command.result means for the stored command: its final status (E16), the OCPP
-// answer kept as `response`, and the error.
+// answer kept as `response`, and the error. The statuses and when each is set: docs/commands.md.
 import type { CommandResult } from '../../actors/charger/charger-ports.ts';
 
-export type FinalStatus = 'completed' | 'rejected' | 'failed' | 'timed_out';
+/**
+ * `timed_out`: no outcome before the deadline (the central system or the charger did not answer).
+ * `interrupted`: handed to a charger whose engine node stopped before the outcome was recorded;
+ * it may have reached the central system, so it is never run again.
+ */
+export type FinalStatus = 'completed' | 'rejected' | 'failed' | 'timed_out' | 'interrupted';
 export type CommandStatus = 'queued' | 'received' | 'sent' | FinalStatus;
+
+export const COMMAND_STATUSES: readonly CommandStatus[] = [
+  'queued',
+  'received',
+  'sent',
+  'completed',
+  'rejected',
+  'failed',
+  'timed_out',
+  'interrupted',
+];
 
 export const OPEN_STATUSES: CommandStatus[] = ['queued', 'received', 'sent'];
 

@@ -64,6 +64,7 @@ export class CommandProducer {
         continue;
       }
       const id = randomUUID();
+      const event = { ...built.event, commandId: id };
       rows.push({
         id,
         organization_id: orgId,
@@ -72,8 +73,9 @@ export class CommandProducer {
         event_type: eventType,
         ocpp_version: c.ocpp_version,
         payload,
+        event,
       });
-      messages.push({ id, deployment_id: c.id, event: { ...built.event, commandId: id } });
+      messages.push({ id, deployment_id: c.id, event });
     }
     if (rows.length === 0 && problem !== undefined) return { kind: 'mismatch', problem };
     if (!this.connected) throw new BrokerUnavailableError('the message broker is not connected');

@@ -1,9 +1,12 @@
 // evc_commands: written by the API (queued, one INSERT per request) and by the engine node holding
 // the charger (received, sent, final; each a batched, conditional UPDATE, so a duplicate MQTT
-// delivery or a late answer never moves a command backwards or runs it twice).
+// delivery, a sweep racing a message, or a late answer never moves a command backwards or runs it
+// twice). A command is handed to a charger only after the statement that moved it to `sent` and
+// recorded the taker (`taken_by`: node id / run) returned: see docs/commands.md.
 import type { Queryable } from '../platform/db/database.ts';
 import { isUuid } from '../deployments/deployment-store.ts';
 import type { CommandStatus, Outcome } from './command-outcome.ts';
+import type { CommandMessage } from './command-topics.ts';
 
 export interface NewCommand {
   id: string;
@@ -13,6 +16,8 @@ export interface NewCommand {
   event_type: string;
   ocpp_version: string;
   payload: object;
+  /** The charger event, kept so that a node taking the charger over can run the command. */
+  event?: CommandMessage['event'];
 }
 
 /** The E16 record. */
@@ -49,11 +54,11 @@ export class CommandStore {
     if (commands.length === 0) return;
     await this.db.query(
       `INSERT INTO evc_commands (id, organization_id, deployment_id, identity, event_type, ocpp_version, payload,
-         deadline_at)
+         event, deadline_at)
        SELECT v.id, v.organization_id, v.deployment_id, v.identity, v.event_type, v.ocpp_version, v.payload,
-              now() + make_interval(secs => $2::double precision / 1000)
+              v.event, now() + make_interval(secs => $2::double precision / 1000)
        FROM jsonb_to_recordset($1::jsonb) AS v(id uuid, organization_id text, deployment_id uuid, identity text,
-         event_type text, ocpp_version text, payload jsonb)`,
+         event_type text, ocpp_version text, payload jsonb, event jsonb)`,
       [JSON.stringify(commands), this.timeoutMs],
     );
   }
@@ -64,25 +69,90 @@ export class CommandStore {
     await this.db.query(`DELETE FROM evc_commands WHERE id = ANY($1::uuid[]) AND status = 'queued'`, [ids]);
   }
 
-  /** queued -> received; returns the ids this call moved (a redelivered message moves nothing). */
-  async markReceived(ids: string[]): Promise<Set<string>> {
+  /**
+   * queued -> sent, the taker recorded: the hot path of a charger that can act now. One statement
+   * per batch; returns the ids it moved (the only ones to hand over: a redelivery moves nothing).
+   */
+  async handOver(ids: string[], takenBy: string): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
     const { rows } = await this.db.query<{ id: string }>(
-      `UPDATE evc_commands SET status = 'received', received_at = now()
+      `UPDATE evc_commands SET status = 'sent', received_at = now(), sent_at = now(), taken_by = $2
        WHERE id = ANY($1::uuid[]) AND status = 'queued' RETURNING id::text AS id`,
-      [ids],
+      [ids, takenBy],
     );
     return new Set(rows.map((r) => r.id));
   }
 
-  /** received -> sent (the charger has the command; its answer may already have been recorded). */
-  async markSent(sent: { id: string; at: Date }[]): Promise<void> {
-    if (sent.length === 0) return;
-    await this.db.query(
-      `UPDATE evc_commands c SET status = 'sent', sent_at = v.at
-       FROM jsonb_to_recordset($1::jsonb) AS v(id uuid, at timestamptz)
-       WHERE c.id = v.id AND c.status = 'received'`,
-      [JSON.stringify(sent)],
+  /**
+   * queued -> received for a charger this node holds that is not back yet (after a restart or a
+   * take-over): the command waits in this run until the charger is. Returns the ids moved.
+   */
+  async hold(ids: string[], takenBy: string): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const { rows } = await this.db.query<{ id: string }>(
+      `UPDATE evc_commands SET status = 'received', received_at = now(), taken_by = $2
+       WHERE id = ANY($1::uuid[]) AND status = 'queued' RETURNING id::text AS id`,
+      [ids, takenBy],
     );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** received -> sent for commands this run holds (their charger is back). Returns the ids moved. */
+  async handOverHeld(ids: string[], takenBy: string): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const { rows } = await this.db.query<{ id: string }>(
+      `UPDATE evc_commands SET status = 'sent', sent_at = now()
+       WHERE id = ANY($1::uuid[]) AND status = 'received' AND taken_by = $2 RETURNING id::text AS id`,
+      [ids, takenBy],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /**
+   * This run starts holding these chargers (rehydrated at start, or taken over from a node that is
+   * gone): what an earlier run handed to them without a recorded outcome ends `interrupted`; what
+   * is queued, or was received by an earlier run and never handed over, is now held by this run
+   * (received), oldest first, to be handed over once the charger is back.
+   */
+  async takeOver(
+    deploymentIds: string[],
+    takenBy: string,
+  ): Promise<{ interrupted: number; held: CommandMessage[] }> {
+    if (deploymentIds.length === 0) return { interrupted: 0, held: [] };
+    const { rowCount } = await this.db.query(
+      `UPDATE evc_commands SET status = 'interrupted', completed_at = now(),
+         error = jsonb_build_object('code', 'INTERRUPTED', 'description',
+           'the engine node stopped after handing the command to the charger and before its outcome was recorded; it may have reached the central system, so it is not run again')
+       WHERE deployment_id = ANY($1::uuid[]) AND status = 'sent' AND taken_by IS DISTINCT FROM $2`,
+      [deploymentIds, takenBy],
+    );
+    const { rows } = await this.db.query<CommandMessage & { created_at: Date }>(
+      `UPDATE evc_commands SET status = 'received', received_at = COALESCE(received_at, now()), taken_by = $2
+       WHERE deployment_id = ANY($1::uuid[]) AND event IS NOT NULL AND deadline_at > now()
+         AND (status = 'queued' OR (status = 'received' AND taken_by IS DISTINCT FROM $2))
+       RETURNING id::text AS id, deployment_id::text AS deployment_id, event, created_at`,
+      [deploymentIds, takenBy],
+    );
+    rows.sort((a, b) => new Date(a.created_at).getTime() - new Date(b.created_at).getTime());
+    return {
+      interrupted: rowCount ?? 0,
+      held: rows.map((r) => ({ id: r.id, deployment_id: r.deployment_id, event: r.event })),
+    };
+  }
+
+  /**
+   * Queued commands no node took within `ageMs` (their MQTT message was lost, or came before the
+   * charger was held anywhere), oldest first.
+   */
+  async unclaimed(ageMs: number, limit: number): Promise<CommandMessage[]> {
+    const { rows } = await this.db.query<CommandMessage>(
+      `SELECT id::text AS id, deployment_id::text AS deployment_id, event FROM evc_commands
+       WHERE status = 'queued' AND event IS NOT NULL
+         AND created_at < now() - make_interval(secs => $1::double precision / 1000)
+       ORDER BY created_at LIMIT $2`,
+      [ageMs, limit],
+    );
+    return rows;
   }
 
   /** Final outcomes in one statement; a command already final keeps its first outcome. */
@@ -122,6 +192,7 @@ export class CommandStore {
       `UPDATE evc_commands SET status = 'timed_out', completed_at = now(),
          error = jsonb_build_object('code', 'TIMEOUT', 'description', CASE status
            WHEN 'queued' THEN 'no engine node holding the charger took the command in time'
+           WHEN 'received' THEN 'the charger did not come back in time to take the command'
            ELSE 'the charger did not report an outcome in time' END)
        WHERE status IN ('queued', 'received', 'sent') AND deadline_at < now()`,
     );

@@ -5,12 +5,20 @@ import type { ChargerHost } from '../deployments/charger-host.ts';
 import { CommandConsumer } from './command-consumer.ts';
 import { CommandProducer } from './command-producer.ts';
 import { CommandStore } from './command-store.ts';
+import { resolveTarget, type CommandTarget, type Resolution } from './command-targets.ts';
 
 export interface CommandsEngine {
   store: CommandStore;
   producer: CommandProducer;
+  /** The chargers a command target names, in the caller's organization (the API's one way in). */
+  resolveTarget(orgId: string, target: CommandTarget): Promise<Resolution>;
   /** Subscribes to the command topics and starts the deadline sweep. */
   start(): Promise<void>;
+  /**
+   * This node now holds these chargers (the host calls it after each rehydration page; whatever
+   * claims a gone node's chargers calls it too): their open commands are taken over.
+   */
+  takeOver(deploymentIds: string[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -24,12 +32,17 @@ export function createCommandsEngine(platform: Platform, host: ChargerHost): Com
     host,
     topicPrefix: config.mqttTopicPrefix,
     log: platform.log.child({ area: 'commands' }),
+    takenBy: platform.node.tag,
     sweepMs: Math.min(1_000, Math.max(100, Math.floor(config.commandTimeoutMs / 4))),
+    // Well past the usual message delay, well before the deadline.
+    unclaimedMs: Math.min(5_000, Math.max(100, Math.floor(config.commandTimeoutMs / 2))),
   });
   return {
     store,
     producer,
+    resolveTarget: (orgId, target) => resolveTarget(db, orgId, target),
     start: () => consumer.start(),
+    takeOver: (deploymentIds) => consumer.takeOver(deploymentIds),
     close: () => consumer.close(),
   };
 }

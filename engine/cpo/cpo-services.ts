@@ -4,6 +4,7 @@ import { CentralSystem } from '../central-system/central-system.ts';
 import { RemoteCaller } from '../central-system/remote-caller.ts';
 import type { Platform } from '../platform/platform.ts';
 import { ChargePointOperations } from './charge-point-operations.ts';
+import { ChargePointRegistry } from './charge-point-registry.ts';
 import { ChargePointStore } from './charge-point-store.ts';
 import { LocationStore } from './location-store.ts';
 import { OperationStore } from './operation-store.ts';
@@ -17,6 +18,8 @@ export interface CpoServices {
   voucherGroups: VoucherGroupStore;
   signingKeys: SigningKeyStore;
   chargePoints: ChargePointStore;
+  /** E22 registration: the charge point and its location rule. */
+  registry: ChargePointRegistry;
   operations: OperationStore;
   chargePointOperations: ChargePointOperations;
   centralSystem: CentralSystem;
@@ -37,12 +40,15 @@ export async function startCpoServices(platform: Platform): Promise<CpoServices>
     callTimeoutMs,
   });
   await Promise.all([caller.start(), centralSystem.start()]);
+  const locations = new LocationStore(db);
+  const chargePoints = new ChargePointStore(db);
   return {
-    locations: new LocationStore(db),
+    locations,
     tokenGroups: new TokenGroupStore(db),
     voucherGroups: new VoucherGroupStore(db, config.voucherDeleteMax),
     signingKeys: new SigningKeyStore(db, platform.secrets),
-    chargePoints: new ChargePointStore(db),
+    chargePoints,
+    registry: new ChargePointRegistry(locations, chargePoints),
     operations,
     chargePointOperations: new ChargePointOperations(db, operations, caller, callTimeoutMs),
     centralSystem,

@@ -26,10 +26,28 @@ const LOCATION_COLUMNS = `l.id, l.organization_id, l.location_id, l.country_code
 export class TokenGroupStore {
   constructor(private readonly db: Database) {}
 
-  /** `locationIds` must already be checked as locations of the organization. */
-  async create(orgId: string, name: string, locationIds: number[]): Promise<TokenGroup> {
+  /**
+   * A group over locations of the organization (live ones: not deleted). Any id that names none:
+   * nothing is created and those ids come back, in the order given.
+   */
+  async create(
+    orgId: string,
+    name: string,
+    locationIds: number[],
+  ): Promise<{ kind: 'created'; group: TokenGroup } | { kind: 'unknown_locations'; missing: number[] }> {
     const unique = [...new Set(locationIds)];
     return this.db.tx(async (q) => {
+      if (unique.length > 0) {
+        // FOR SHARE: a location cannot be deleted between this check and the insert.
+        const { rows: found } = await q.query<{ id: number }>(
+          `SELECT id FROM cpo_locations WHERE organization_id = $1 AND id = ANY($2::bigint[]) AND deleted_at IS NULL
+           FOR SHARE`,
+          [orgId, unique],
+        );
+        const live = new Set(found.map((r) => r.id));
+        const missing = unique.filter((id) => !live.has(id));
+        if (missing.length > 0) return { kind: 'unknown_locations' as const, missing };
+      }
       const { rows } = await q.query<{ id: number }>(
         'INSERT INTO cpo_token_groups (organization_id, name) VALUES ($1, $2) RETURNING id',
         [orgId, name],
@@ -40,7 +58,7 @@ export class TokenGroupStore {
           `INSERT INTO cpo_token_group_locations (group_id, location_pk) SELECT $1, unnest($2::bigint[])`,
           [id, unique],
         );
-      return { id, name, location_ids: unique };
+      return { kind: 'created' as const, group: { id, name, location_ids: unique } };
     });
   }
 

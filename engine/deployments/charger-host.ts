@@ -35,11 +35,15 @@ class HostedCharger implements ChargerHandle, PersistedCharger {
     private readonly actor: ChargerActor,
     private readonly writer: DeploymentWriteBehind,
     onResult: (result: CommandResult) => void,
+    onStage: (deploymentId: string, event: StageEvent) => void,
   ) {
     this.deploymentId = source.deploymentId;
     this.orgId = source.orgId;
     this.locationId = source.locationId;
-    const stage = actor.on('stage', ({ type: _t, ...event }) => writer.stage(this, event));
+    const stage = actor.on('stage', ({ type: _t, ...event }) => {
+      writer.stage(this, event);
+      onStage(this.deploymentId, event);
+    });
     const results = actor.on('command.result', onResult);
     const changes = actor.subscribe({ next: () => writer.changed(this), error: () => undefined });
     this.#unsubscribe.push(
@@ -90,6 +94,14 @@ export class ChargerHost {
   #closed = false;
   /** Where every charger's command.result goes (the command consumer). */
   onCommandResult: (result: CommandResult) => void = () => undefined;
+  /** Every stage event of a charger held here (the command consumer waits for restored chargers). */
+  onStage: (deploymentId: string, event: StageEvent) => void = () => undefined;
+  /**
+   * This process started holding these chargers after a start (rehydration, page by page): the
+   * command consumer takes their open commands over. Whatever claims chargers from another node
+   * calls it too.
+   */
+  onHold: (deploymentIds: string[]) => void = () => undefined;
 
   constructor(private readonly opts: ChargerHostOptions) {
     const factory: ChargerFactory = {
@@ -126,6 +138,7 @@ export class ChargerHost {
         this.#send({ type: 'charger.resume', source: resumeSource(row) });
         count++;
       }
+      this.onHold(rows.map((row) => row.id));
       await new Promise((resolve) => setImmediate(resolve));
     }
     if (count > 0) this.opts.log.info({ count }, 'chargers resumed');
@@ -179,6 +192,11 @@ export class ChargerHost {
     return true;
   }
 
+  /** The newest stage event of a charger held here since it was (re)started here. */
+  lastStage(deploymentId: string): StageEvent | undefined {
+    return (this.#chargers().get(deploymentId) as HostedCharger | undefined)?.last;
+  }
+
   get size(): number {
     return this.#chargers().size;
   }
@@ -201,7 +219,13 @@ export class ChargerHost {
   }
 
   #start(source: ChargerSource, actor: ChargerActor): HostedCharger {
-    const charger = new HostedCharger(source, actor, this.opts.writer, (r) => this.onCommandResult(r));
+    const charger = new HostedCharger(
+      source,
+      actor,
+      this.opts.writer,
+      (r) => this.onCommandResult(r),
+      (id, event) => this.onStage(id, event),
+    );
     // Before start: the inspector then sees the actor's creation and every event after it.
     this.opts.inspector?.attach(source.input.identity, actor);
     actor.start();

@@ -1,42 +1,53 @@
 // The deployment operations behind E5-E9: validation against the catalog, registration of the
 // charge point at the built-in central system, rows first, then the supervisor (through the host).
 // Location deployment and location-wide runtime operations run as stored background jobs.
-import type { ChargerModel, OcppVersion, StageEvent } from '../../actors/charger/charger-ports.ts';
+import type { OcppVersion, StageEvent } from '../../actors/charger/charger-ports.ts';
 import type { CatalogModel, CatalogStore } from '../catalog/catalog-store.ts';
 import type { ChargePointStore } from '../cpo/charge-point-store.ts';
 import type { Logger } from '../platform/log/logger.ts';
 import type { ChargerHost } from './charger-host.ts';
-import type { DeploymentRow, DeploymentStore, NewDeployment } from './deployment-store.ts';
+import type { DeploymentRow, DeploymentStore, LocationFailure, NewDeployment } from './deployment-store.ts';
 import type { DeploymentWriteBehind } from './deployment-write-behind.ts';
 import type { Job, JobStore } from './job-store.ts';
 import { JobRunner } from './job-runner.ts';
+import { expandGroups, type ChargerGroupSpec } from './location-plan.ts';
+import {
+  identityTaken,
+  registeredElsewhere,
+  resolveCharger,
+  type ChargerSpec,
+  type DeployFailureCode,
+  type Problem,
+} from './charger-resolution.ts';
+
+export type { ChargerSpec, DeployFailureCode, Problem };
 
 export const RUNTIME_ACTIONS = ['stop', 'start', 'restart', 'delete'] as const;
 export type RuntimeAction = (typeof RUNTIME_ACTIONS)[number];
 
-/** One charger to deploy, as E5 or one entry of E7 names it. */
-export interface ChargerSpec {
-  identity: string;
-  model: string;
-  ocpp_version?: OcppVersion;
-  ws_url?: string;
-  charger_name?: string;
-  brand_slug?: string;
-  connector_type?: string;
-}
-
-/** A request that is well-formed but names what the catalog does not have. */
-export interface Problem {
-  /** Path below the body, e.g. ['model'] or ['chargers', 2, 'model']. */
-  loc: Array<string | number>;
-  msg: string;
-  input: unknown;
-}
-
 export type CreateOutcome =
   | { kind: 'created'; row: DeploymentRow }
   | { kind: 'invalid'; problems: Problem[] }
-  | { kind: 'conflict'; detail: string };
+  | { kind: 'conflict'; code: DeployFailureCode; detail: string };
+
+/** E7 as the API hands it over. */
+export interface LocationRequest {
+  name: string;
+  /** The body as posted, kept with the location. */
+  body: unknown;
+  chargers: ChargerSpec[];
+  groups: ChargerGroupSpec[];
+  /** Default for chargers that do not name their own. */
+  ocppVersion?: OcppVersion;
+}
+
+export interface AcceptedLocation {
+  locationId: string;
+  /** Chargers being deployed in the background. */
+  deploying: number;
+  /** Chargers that cannot be deployed, known at acceptance (others may fail later: see the list). */
+  failed: Array<{ identity: string; code: string; hint: string }>;
+}
 
 export interface RuntimeOpResult {
   action: RuntimeAction;
@@ -81,7 +92,7 @@ export class DeploymentService {
   // ---- E5 / E6 ----
 
   async create(orgId: string, spec: ChargerSpec): Promise<CreateOutcome> {
-    const resolved = await this.#resolve(spec, []);
+    const resolved = await resolveCharger(spec, (slug) => this.d.catalog.findModel(slug));
     if ('problems' in resolved) return { kind: 'invalid', problems: resolved.problems };
     return this.#deploy(orgId, resolved.target);
   }
@@ -96,37 +107,82 @@ export class DeploymentService {
 
   // ---- E7 / E8 ----
 
-  /** Validates every charger against the catalog, stores the location and starts its deployment job. */
-  async acceptLocation(
-    orgId: string,
-    name: string,
-    body: unknown,
-    chargers: ChargerSpec[],
-    defaultVersion?: OcppVersion,
-  ): Promise<{ locationId: string } | { problems: Problem[] }> {
-    const problems: Problem[] = [];
-    const targets: DeployTarget[] = [];
-    const seen = new Set<string>();
-    for (const [i, spec] of chargers.entries()) {
-      if (seen.has(spec.identity))
-        problems.push({
-          loc: ['chargers', i, 'identity'],
-          msg: `identity '${spec.identity}' appears more than once in this location`,
-          input: spec.identity,
-        });
-      seen.add(spec.identity);
-      const resolved = await this.#resolve({ ...spec, ocpp_version: spec.ocpp_version ?? defaultVersion }, [
-        'chargers',
-        i,
+  /**
+   * Stores the location and starts deploying its chargers in the background. A charger that
+   * cannot be deployed (unknown model, identity taken, ...) does not stop the others: it is
+   * recorded as failed with a code and hint. Acceptances run one at a time in this process (each
+   * is a few queries), so two posts of the same groups number their chargers apart; identities at
+   * the built-in central system are shared by every organization, hence one queue for all.
+   */
+  acceptLocation(orgId: string, req: LocationRequest): Promise<AcceptedLocation> {
+    const run = this.#accepting.then(() => this.#acceptLocation(orgId, req));
+    this.#accepting = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  #accepting: Promise<void> = Promise.resolve();
+
+  async #acceptLocation(orgId: string, req: LocationRequest): Promise<AcceptedLocation> {
+    const inUse = new Map<string, string[]>();
+    for (const prefix of new Set(req.groups.map((g) => g.identity_prefix)))
+      inUse.set(prefix, [
+        ...(await this.d.store.identitiesWithPrefix(orgId, prefix)),
+        ...req.chargers.map((c) => c.identity).filter((id) => id.startsWith(prefix)),
       ]);
-      if ('problems' in resolved) problems.push(...resolved.problems);
-      else targets.push(resolved.target);
+    const specs = [...req.chargers, ...expandGroups(req.groups, (prefix) => inUse.get(prefix) ?? [])];
+
+    const failures: LocationFailure[] = [];
+    const resolved: DeployTarget[] = [];
+    const models = new Map<string, Promise<CatalogModel | undefined>>();
+    const findModel = (slug: string) => {
+      let model = models.get(slug);
+      if (!model) models.set(slug, (model = this.d.catalog.findModel(slug)));
+      return model;
+    };
+    for (const spec of specs) {
+      const outcome = await resolveCharger(
+        { ...spec, ocpp_version: spec.ocpp_version ?? req.ocppVersion },
+        findModel,
+      );
+      if ('target' in outcome) resolved.push(outcome.target);
+      else
+        failures.push({
+          identity: spec.identity,
+          model: spec.model,
+          ocpp_version: spec.ocpp_version ?? req.ocppVersion ?? null,
+          code: outcome.problems[0].code,
+          hint: outcome.problems.map((p) => p.msg).join('; '),
+        });
     }
-    if (problems.length > 0) return { problems };
-    const locationId = await this.d.store.createLocation(orgId, name, body);
+    const conflicts = await this.d.store.identityConflicts(
+      orgId,
+      resolved.map((t) => t.identity),
+      resolved.filter((t) => !t.ws_url).map((t) => t.identity),
+    );
+    const targets: DeployTarget[] = [];
+    for (const t of resolved) {
+      const conflict = conflicts.deployed.has(t.identity)
+        ? identityTaken(t.identity)
+        : conflicts.elsewhere.has(t.identity)
+          ? registeredElsewhere(t.identity)
+          : undefined;
+      if (conflict) failures.push({ ...failureOf(t), code: conflict.code, hint: conflict.detail });
+      else targets.push(t);
+    }
+
+    const locationId = await this.d.store.createLocation(orgId, req.name, req.body);
+    await this.#recordFailures(orgId, locationId, failures);
     targets.forEach((t) => (t.location_id = locationId));
-    this.runner.run(await this.d.jobs.create(orgId, 'deploy_location', locationId, targets));
-    return { locationId };
+    if (targets.length > 0)
+      this.runner.run(await this.d.jobs.create(orgId, 'deploy_location', locationId, targets));
+    return {
+      locationId,
+      deploying: targets.length,
+      failed: failures.map(({ identity, code, hint }) => ({ identity, code, hint })),
+    };
   }
 
   async deleteLocation(orgId: string, locationId: string): Promise<boolean> {
@@ -202,41 +258,50 @@ export class DeploymentService {
       outcome = await this.#deploy(job.organization_id, target);
     } catch (err) {
       this.d.log.error({ err, identity: target.identity }, 'deployments: location charger failed');
-      outcome = { kind: 'conflict', detail: 'internal error while deploying the charger' };
+      outcome = {
+        kind: 'conflict',
+        code: 'DEPLOY_FAILED',
+        detail: 'internal error while deploying the charger',
+      };
     }
     if (outcome.kind === 'created') return;
-    const hint = outcome.kind === 'conflict' ? outcome.detail : outcome.problems.map((p) => p.msg).join('; ');
-    this.d.log.warn(
-      { identity: target.identity, location: job.location_id, hint },
-      'location charger not deployed',
-    );
-    const event: StageEvent = {
-      identity: target.identity,
-      attempt: 1,
-      stage: 'not_deployed',
-      outcome: 'failed',
-      at: new Date().toISOString(),
-      code: 'DEPLOY_FAILED',
-      hint,
-    };
-    this.d.writer.orphanEvent(job.organization_id, job.location_id, event);
+    const failure =
+      outcome.kind === 'conflict'
+        ? { code: outcome.code, hint: outcome.detail }
+        : { code: outcome.problems[0].code, hint: outcome.problems.map((p) => p.msg).join('; ') };
+    await this.#recordFailures(job.organization_id, job.location_id, [{ ...failureOf(target), ...failure }]);
+  }
+
+  /** Failed location chargers: kept for the list, logged, and told as `failed` stage events (E10). */
+  async #recordFailures(orgId: string, locationId: string, failures: LocationFailure[]): Promise<void> {
+    if (failures.length === 0) return;
+    await this.d.store.recordFailures(orgId, locationId, failures);
+    const at = new Date().toISOString();
+    for (const f of failures) {
+      this.d.log.warn(
+        { identity: f.identity, location: locationId, code: f.code, hint: f.hint },
+        'location charger not deployed',
+      );
+      const event: StageEvent = {
+        identity: f.identity,
+        attempt: 1,
+        stage: 'not_deployed',
+        outcome: 'failed',
+        at,
+        code: f.code,
+        hint: f.hint,
+      };
+      this.d.writer.orphanEvent(orgId, locationId, event);
+    }
   }
 
   async #deploy(orgId: string, target: DeployTarget): Promise<CreateOutcome> {
     if (!target.ws_url) {
       const registered = await this.#ensureChargePoint(orgId, target);
-      if (!registered)
-        return {
-          kind: 'conflict',
-          detail: `Charger identity '${target.identity}' is registered at the built-in central system by another organization`,
-        };
+      if (!registered) return { kind: 'conflict', ...registeredElsewhere(target.identity) };
     }
     const row = await this.d.store.create(orgId, target);
-    if (!row)
-      return {
-        kind: 'conflict',
-        detail: `A deployment of charger identity '${target.identity}' already exists in this organization`,
-      };
+    if (!row) return { kind: 'conflict', ...identityTaken(target.identity) };
     this.d.host.deploy(row);
     return { kind: 'created', row };
   }
@@ -257,60 +322,10 @@ export class DeploymentService {
     // Not created: registered meanwhile by this organization (fine) or owned by another one.
     return created !== undefined || (await cp.get(orgId, t.identity)) !== undefined;
   }
-
-  async #resolve(
-    spec: ChargerSpec,
-    at: Array<string | number>,
-  ): Promise<{ target: DeployTarget } | { problems: Problem[] }> {
-    const model = await this.d.catalog.findModel(spec.model);
-    if (!model)
-      return {
-        problems: [
-          {
-            loc: [...at, 'model'],
-            msg: `Unknown model '${spec.model}': use a model slug of GET /evcharger/catalog/{brand_slug}/models`,
-            input: spec.model,
-          },
-        ],
-      };
-    const problems: Problem[] = [];
-    if (spec.brand_slug !== undefined && spec.brand_slug !== model.brand_slug)
-      problems.push({
-        loc: [...at, 'brand_slug'],
-        msg: `Model '${model.slug}' belongs to brand '${model.brand_slug}', not '${spec.brand_slug}'`,
-        input: spec.brand_slug,
-      });
-    const version = spec.ocpp_version ?? (model.ocpp_versions[0] as OcppVersion);
-    if (!model.ocpp_versions.includes(version))
-      problems.push({
-        loc: [...at, 'model'],
-        msg: `Model '${model.slug}' does not speak ${version} (it supports ${model.ocpp_versions.join(', ')})`,
-        input: spec.model,
-      });
-    if (problems.length > 0) return { problems };
-    const target: DeployTarget = {
-      identity: spec.identity,
-      model: model.slug,
-      charger_model: chargerModelOf(model),
-      ocpp_version: version,
-    };
-    if (spec.ws_url) target.ws_url = spec.ws_url;
-    if (spec.charger_name) target.charger_name = spec.charger_name;
-    if (spec.brand_slug) target.brand_slug = spec.brand_slug;
-    if (spec.connector_type) target.connector_type = spec.connector_type;
-    return { target };
-  }
 }
 
-function chargerModelOf(m: CatalogModel): ChargerModel {
-  const model: ChargerModel = {
-    boot_vendor: m.boot_vendor,
-    boot_model: m.boot_model,
-    connector_count: m.connector_count,
-    max_power_kw: m.max_power_kw,
-    current_type: m.current_type === 'DC' ? 'DC' : 'AC',
-    connector_types: m.connector_types,
-  };
-  if (m.firmware_version) model.firmware_version = m.firmware_version;
-  return model;
-}
+const failureOf = (t: DeployTarget) => ({
+  identity: t.identity,
+  model: t.model,
+  ocpp_version: t.ocpp_version,
+});

@@ -32,15 +32,31 @@ export interface NewDeployment {
   location_id?: string;
 }
 
+/**
+ * One row of GET /evcharger/deployments. A location charger that could not be deployed has no
+ * deployment: `deployment_id` null, stage `not_deployed`, outcome `failed`, with its code and hint.
+ */
 export interface DeploymentListItem {
-  deployment_id: string;
+  deployment_id: string | null;
   identity: string;
-  ocpp_version: string;
+  ocpp_version: string | null;
   model: string;
   location_id: string | null;
   stage: Stage;
   outcome: StageOutcome;
+  /** Of the newest stage event (null when it had none). */
+  code: string | null;
+  hint: string | null;
   updated_at: string;
+}
+
+/** A location charger that could not be deployed, and why. */
+export interface LocationFailure {
+  identity: string;
+  model: string;
+  ocpp_version: OcppVersion | null;
+  code: string;
+  hint: string;
 }
 
 const ROW = `id::text AS id, organization_id, location_id::text AS location_id, identity, model, charger_model,
@@ -134,16 +150,25 @@ export class DeploymentStore {
     }
   }
 
+  /** Deployments and failed location chargers, oldest first. */
   async list(
     orgId: string,
     q: { locationId?: string; limit: number; offset: number },
   ): Promise<{ items: DeploymentListItem[]; next_offset: number | null }> {
     const { rows } = await this.db.query<DeploymentListItem & { updated_at: Date }>(
-      `SELECT id::text AS deployment_id, identity, ocpp_version, model, location_id::text AS location_id, stage,
-              outcome, updated_at
-       FROM evc_deployments
-       WHERE organization_id = $1 AND ($2::uuid IS NULL OR location_id = $2::uuid)
-       ORDER BY created_at, id LIMIT $3 OFFSET $4`,
+      `SELECT deployment_id, identity, ocpp_version, model, location_id, stage, outcome, code, hint, updated_at
+       FROM (
+         SELECT id::text AS deployment_id, identity, ocpp_version, model, location_id::text AS location_id,
+                stage, outcome, code, hint, updated_at, created_at, id::text AS k
+         FROM evc_deployments
+         WHERE organization_id = $1 AND ($2::uuid IS NULL OR location_id = $2::uuid)
+         UNION ALL
+         SELECT NULL, identity, ocpp_version, model, location_id::text, 'not_deployed', 'failed', code, hint,
+                created_at, created_at, 'failure-' || lpad(id::text, 19, '0')
+         FROM evc_location_failures
+         WHERE organization_id = $1 AND ($2::uuid IS NULL OR location_id = $2::uuid)
+       ) u
+       ORDER BY created_at, k LIMIT $3 OFFSET $4`,
       [orgId, q.locationId ?? null, q.limit + 1, q.offset],
     );
     const more = rows.length > q.limit;
@@ -151,6 +176,74 @@ export class DeploymentStore {
       .slice(0, q.limit)
       .map((r) => ({ ...r, updated_at: new Date(r.updated_at).toISOString() }));
     return { items, next_offset: more ? q.offset + q.limit : null };
+  }
+
+  /** Records location chargers that could not be deployed (none if the location is gone). */
+  async recordFailures(orgId: string, locationId: string, failures: LocationFailure[]): Promise<void> {
+    if (failures.length === 0) return;
+    await this.db.query(
+      `INSERT INTO evc_location_failures (organization_id, location_id, identity, model, ocpp_version, code, hint)
+       SELECT $1, $2::uuid, f.identity, f.model, f.ocpp_version, f.code, f.hint
+       FROM jsonb_to_recordset($3::jsonb) AS f(identity text, model text, ocpp_version text, code text, hint text)
+       WHERE EXISTS (SELECT 1 FROM evc_locations l WHERE l.id = $2::uuid)`,
+      [orgId, locationId, JSON.stringify(failures)],
+    );
+  }
+
+  /**
+   * Identities that start with `prefix` and are in use: deployments of the organization, chargers
+   * of its location deployments still in progress, and charge points of the built-in central
+   * system, registered or being deployed by any organization (the OCPP URL names no organization).
+   */
+  async identitiesWithPrefix(orgId: string, prefix: string): Promise<string[]> {
+    const { rows } = await this.db.query<{ identity: string }>(
+      `SELECT identity FROM evc_deployments WHERE organization_id = $1 AND left(identity, length($2)) = $2
+       UNION
+       SELECT t->>'identity' FROM evc_jobs j CROSS JOIN jsonb_array_elements(j.targets) t
+       WHERE j.kind = 'deploy_location' AND j.finished_at IS NULL AND (j.organization_id = $1 OR NOT t ? 'ws_url')
+         AND left(t->>'identity', length($2)) = $2
+       UNION
+       SELECT charge_point_id FROM cpo_charge_points WHERE left(charge_point_id, length($2)) = $2`,
+      [orgId, prefix],
+    );
+    return rows.map((r) => r.identity);
+  }
+
+  /**
+   * Of `identities`, those that cannot be deployed now: with a deployment in the organization or
+   * being deployed by one of its unfinished location jobs (`deployed`), or, of `builtIn` (chargers
+   * that connect to the built-in central system), registered there or being deployed there by
+   * another organization (`elsewhere`).
+   */
+  async identityConflicts(
+    orgId: string,
+    identities: string[],
+    builtIn: string[],
+  ): Promise<{ deployed: Set<string>; elsewhere: Set<string> }> {
+    const deployed = await this.db.query<{ identity: string }>(
+      `SELECT identity FROM evc_deployments WHERE organization_id = $1 AND identity = ANY ($2::text[])
+       UNION
+       SELECT t->>'identity' FROM evc_jobs j CROSS JOIN jsonb_array_elements(j.targets) t
+       WHERE j.organization_id = $1 AND j.kind = 'deploy_location' AND j.finished_at IS NULL
+         AND t->>'identity' = ANY ($2::text[])`,
+      [orgId, identities],
+    );
+    const elsewhere =
+      builtIn.length === 0
+        ? { rows: [] }
+        : await this.db.query<{ identity: string }>(
+            `SELECT charge_point_id AS identity FROM cpo_charge_points
+             WHERE charge_point_id = ANY ($2::text[]) AND organization_id <> $1
+             UNION
+             SELECT t->>'identity' FROM evc_jobs j CROSS JOIN jsonb_array_elements(j.targets) t
+             WHERE j.organization_id <> $1 AND j.kind = 'deploy_location' AND j.finished_at IS NULL
+               AND NOT t ? 'ws_url' AND t->>'identity' = ANY ($2::text[])`,
+            [orgId, builtIn],
+          );
+    return {
+      deployed: new Set(deployed.rows.map((r) => r.identity)),
+      elsewhere: new Set(elsewhere.rows.map((r) => r.identity)),
+    };
   }
 
   // ---- locations ----
@@ -172,7 +265,7 @@ export class DeploymentStore {
     return rows.length > 0;
   }
 
-  /** Hard delete: the location's deployments, their events and its jobs go with it (cascade). */
+  /** Hard delete: the location's deployments, failures, events and jobs go with it (cascade). */
   async deleteLocation(orgId: string, id: string): Promise<boolean> {
     if (!isUuid(id)) return false;
     const { rowCount } = await this.db.query(

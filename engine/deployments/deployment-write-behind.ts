@@ -115,6 +115,8 @@ export class DeploymentWriteBehind {
               stage: c.last?.stage ?? null,
               outcome: c.last?.outcome ?? null,
               attempt: c.last?.attempt ?? null,
+              code: c.last?.code ?? null,
+              hint: c.last?.hint ?? null,
             },
           ];
     });
@@ -162,9 +164,11 @@ export class DeploymentWriteBehind {
     await this.db.query(
       `UPDATE evc_deployments d
        SET snapshot = u.snapshot, snapshot_version = u.version, stage = coalesce(u.stage, d.stage),
-           outcome = coalesce(u.outcome, d.outcome), attempt = coalesce(u.attempt, d.attempt), updated_at = now()
+           outcome = coalesce(u.outcome, d.outcome), attempt = coalesce(u.attempt, d.attempt),
+           code = CASE WHEN u.stage IS NULL THEN d.code ELSE u.code END,
+           hint = CASE WHEN u.stage IS NULL THEN d.hint ELSE u.hint END, updated_at = now()
        FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, snapshot jsonb, version int, stage text, outcome text,
-         attempt int)
+         attempt int, code text, hint text)
        WHERE d.id = u.id`,
       [JSON.stringify(rows)],
     );

@@ -1,8 +1,8 @@
 // Token status changes (E17 activation and the other transitions): the change is pushed to
-// every CPO partner of the organization in parallel, and the token changes only when every
-// partner accepted. A token no partner knows yet (PROVISIONED) is not pushed when it is
-// expired or invalidated. With no CPO partners the change is local.
-import { failureOf, partnerLabel, type OcpiClient, type OcpiFailure } from '../../protocols/ocpi/client.ts';
+// every CPO partner of the organization that takes tokens (has a tokens endpoint) in parallel,
+// and the token changes only when every one accepted. A token no partner knows yet (PROVISIONED)
+// is not pushed when it is expired or invalidated. With no such partner the change is local.
+import { failureOf, type OcpiClient, type OcpiFailure } from '../../protocols/ocpi/client.ts';
 import type { Partner, PartnerStore } from '../roaming/partner-store.ts';
 import { moduleUrl } from '../roaming/ocpi-gateway.ts';
 import { toOcpiToken, type Token, type TokenStore } from './token-store.ts';
@@ -70,14 +70,10 @@ export class TokenTransitions {
     at: Date,
     correlationId: string,
   ): Promise<{ kind: 'push_failed'; status: 502 | 504; detail: string } | undefined> {
-    const partners = await this.partners.list(token.organization_id, 'CPO');
-    const unconfigured = partners.filter((p) => !p.endpoints.tokens);
-    if (unconfigured.length > 0)
-      return {
-        kind: 'push_failed',
-        status: 502,
-        detail: `Token push failed: ${unconfigured.map(partnerLabel).join(', ')} has no tokens endpoint registered`,
-      };
+    // A CPO partner without a tokens endpoint does not take token pushes (OCPI: Tokens is optional).
+    const partners = (await this.partners.list(token.organization_id, 'CPO')).filter(
+      (p) => p.endpoints.tokens,
+    );
     const body = toOcpiToken(token, valid, at);
     const outcomes = await Promise.all(
       partners.map(async (partner) => ({

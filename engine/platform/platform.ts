@@ -2,11 +2,12 @@
 // broker (embedded aedes or MQTT_URL), migrations, bearer-token keys and the secret box.
 // Embedded or not, the application reaches both through the same clients (`pg`, `mqtt`).
 import type { Config } from './config/config.ts';
-import { createDatabase, type Database } from './db/database.ts';
+import { createDatabase, servesPglite, type Database } from './db/database.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded-postgres.ts';
 import { migrate } from './db/migrate.ts';
 import { startEmbeddedBroker, type EmbeddedBroker } from './mqtt/embedded-broker.ts';
-import { connectMqtt, type MqttConnection } from './mqtt/mqtt-connection.ts';
+import { connectMqtt, mqttClientId, type MqttConnection } from './mqtt/mqtt-connection.ts';
+import { nodeIdentity, type NodeIdentity } from './node-identity.ts';
 import { createTokenService, type TokenService } from './auth/tokens.ts';
 import type { Logger } from './log/logger.ts';
 import { createSecretBox, secretsKeyOf, type SecretBox } from './secrets/secret-box.ts';
@@ -14,6 +15,8 @@ import { createSecretBox, secretsKeyOf, type SecretBox } from './secrets/secret-
 export interface Platform {
   config: Config;
   log: Logger;
+  /** This engine node: a stable id (its MQTT session) and this run of it. */
+  node: NodeIdentity;
   db: Database;
   mqtt: MqttConnection;
   tokens: TokenService;
@@ -27,6 +30,7 @@ export interface Platform {
 export async function startPlatform(config: Config, log: Logger): Promise<Platform> {
   const embedded: Platform['embedded'] = {};
   const cleanups: Array<() => Promise<void>> = [];
+  const node = nodeIdentity(config, log);
   try {
     let databaseUrl = config.databaseUrl;
     if (!databaseUrl) {
@@ -35,7 +39,9 @@ export async function startPlatform(config: Config, log: Logger): Promise<Platfo
       databaseUrl = embedded.postgres.url;
       log.info({ dataDir: config.dataDir }, 'embedded PostgreSQL (PGlite) started');
     }
-    const db = createDatabase(databaseUrl, log);
+    // PGlite, embedded or served elsewhere, takes one query at a time (see database.ts).
+    const oneAtATime = embedded.postgres !== undefined || (await servesPglite(databaseUrl));
+    const db = createDatabase(databaseUrl, log, { oneAtATime });
     cleanups.push(() => db.close());
     await migrate(db, log);
 
@@ -46,7 +52,9 @@ export async function startPlatform(config: Config, log: Logger): Promise<Platfo
       mqttUrl = embedded.broker.url;
       log.info({ url: mqttUrl }, 'embedded MQTT broker started');
     }
-    const mqtt = await connectMqtt(mqttUrl, log);
+    const mqtt = await connectMqtt(mqttUrl, log, {
+      clientId: mqttClientId(config.mqttTopicPrefix, node.id),
+    });
     cleanups.push(() => mqtt.close());
 
     const tokens = createTokenService(config);
@@ -56,6 +64,7 @@ export async function startPlatform(config: Config, log: Logger): Promise<Platfo
     return {
       config,
       log,
+      node,
       db,
       mqtt,
       tokens,

@@ -35,7 +35,8 @@ export interface ChargingProfileOutcome {
 export type ChargingProfileResult =
   | { kind: 'partner_not_found'; detail: string }
   | { kind: 'version_mismatch'; detail: string }
-  | { kind: 'misconfigured'; detail: string }
+  /** The partner has no endpoint for the module this call needs (400). */
+  | { kind: 'missing_endpoint'; detail: string }
   | { kind: 'accepted'; outcome: ChargingProfileOutcome }
   /** OCPI status 2xxx: the partner refused under a business rule (400). */
   | { kind: 'rejected'; detail: string; outcome: ChargingProfileOutcome }
@@ -71,8 +72,10 @@ export class ChargingProfileCallback {
     const base = partner.endpoints.chargingprofiles;
     if (!base)
       return {
-        kind: 'misconfigured',
-        detail: `${partnerLabel(partner)} has no chargingprofiles endpoint registered`,
+        kind: 'missing_endpoint',
+        detail:
+          `${partnerLabel(partner)} has no chargingprofiles endpoint: register the partner with ` +
+          'endpoints.chargingprofiles to send it charging profiles',
       };
 
     const outcome = await this.client.send({

@@ -23,7 +23,13 @@ export const DAYS_OF_WEEK = [
 
 /** A decimal as a string ("0.25"); a JSON number is accepted and written as a string. */
 export const decimalString = z
-  .union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/, 'must be a decimal number such as 0.25')])
+  .union([
+    z.number(),
+    z
+      .string()
+      .max(32)
+      .regex(/^-?\d+(\.\d+)?$/, 'must be a decimal number such as 0.25'),
+  ])
   .transform((v) => String(v));
 
 const timeOfDay = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time of day hh:mm');
@@ -35,7 +41,7 @@ export const priceComponentSchema = z.object({
   type: z.enum(TARIFF_DIMENSIONS),
   price: decimalString,
   vat: decimalString.nullish(),
-  step_size: z.number().int().min(0),
+  step_size: z.number().int().min(0).max(2_147_483_647),
 });
 
 export const tariffRestrictionsSchema = z.object({
@@ -49,14 +55,14 @@ export const tariffRestrictionsSchema = z.object({
   max_current: decimalString.nullish(),
   min_power: decimalString.nullish(),
   max_power: decimalString.nullish(),
-  min_duration: z.number().int().min(0).nullish(),
-  max_duration: z.number().int().min(0).nullish(),
-  day_of_week: z.array(z.enum(DAYS_OF_WEEK)).nullish(),
+  min_duration: z.number().int().min(0).max(2_147_483_647).nullish(),
+  max_duration: z.number().int().min(0).max(2_147_483_647).nullish(),
+  day_of_week: z.array(z.enum(DAYS_OF_WEEK)).max(7).nullish(),
   reservation: z.enum(['RESERVATION', 'RESERVATION_EXPIRES']).nullish(),
 });
 
 export const tariffElementSchema = z.object({
-  price_components: z.array(priceComponentSchema).min(1),
+  price_components: z.array(priceComponentSchema).min(1).max(20),
   restrictions: tariffRestrictionsSchema.nullish(),
 });
 
@@ -67,14 +73,17 @@ export const tariffBodySchema = z.object({
   id: z.string().min(1).max(36).optional(),
   currency: z.string().regex(/^[A-Z]{3}$/, 'currency must be an ISO 4217 code such as EUR'),
   type: z.enum(TARIFF_TYPES).nullish(),
-  tariff_alt_text: z.array(displayTextSchema).nullish(),
-  tariff_alt_url: z.url().nullish(),
+  tariff_alt_text: z.array(displayTextSchema).max(20).nullish(),
+  tariff_alt_url: z.url().max(2048).nullish(),
   min_price: priceSchema.nullish(),
   max_price: priceSchema.nullish(),
-  elements: z.array(tariffElementSchema).nullish(),
+  elements: z.array(tariffElementSchema).max(100).nullish(),
   start_date_time: z.iso.datetime({ offset: true }).nullish(),
   end_date_time: z.iso.datetime({ offset: true }).nullish(),
-  energy_mix: z.record(z.string(), z.unknown()).nullish(),
+  energy_mix: z
+    .record(z.string().max(64), z.unknown())
+    .refine((m) => JSON.stringify(m).length <= 8_192, 'energy_mix is at most 8 KB of JSON')
+    .nullish(),
   last_updated: z.iso.datetime({ offset: true }).optional(),
 });
 export type TariffBody = z.infer<typeof tariffBodySchema>;

@@ -8,7 +8,8 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { pino } from 'pino';
 import { errorMiddleware } from '../../api/http/errors.ts';
-import { jsonBody, mount } from '../../api/app.ts';
+import { behind, mount } from '../../api/app.ts';
+import { MAX_JSON_DEPTH, jsonBody } from '../../api/http/json-body.ts';
 import { parseBody } from '../../api/http/validation.ts';
 
 describe('API error shapes', () => {
@@ -19,7 +20,7 @@ describe('API error shapes', () => {
   before(async () => {
     const app = new Koa();
     app.silent = true;
-    const log = pino({ level: 'error' }, { write: (line: string) => void logged.push(line) });
+    const log = pino({ level: 'warn' }, { write: (line: string) => void logged.push(line) });
     app.use(async (ctx, next) => {
       ctx.state.log = log;
       ctx.state.requestId = 'req-1';
@@ -33,8 +34,7 @@ describe('API error shapes', () => {
     router.get('/boom', () => {
       throw new Error('secret internals at /srv/app.ts:42');
     });
-    for (const layer of router.stack) layer.stack.unshift(jsonBody('1kb'));
-    mount(app, router);
+    mount(app, behind([jsonBody('1kb')], router));
     server = createServer(app.callback());
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -52,6 +52,24 @@ describe('API error shapes', () => {
     assert.deepEqual(body.detail[0].loc, ['body']);
     assert.equal(body.detail[0].type, 'json_invalid');
     assert.equal(body.detail[0].msg, 'JSON decode error');
+  });
+
+  test('a body nested beyond the depth limit answers 422 json_invalid and is logged with the request id', async () => {
+    const depth = MAX_JSON_DEPTH + 1;
+    const res = await post(`{"name":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`);
+    assert.equal(res.status, 422);
+    const body: any = await res.json();
+    assert.deepEqual(body.detail, [
+      {
+        loc: ['body'],
+        msg: 'JSON decode error',
+        type: 'json_invalid',
+        ctx: { error: `nested deeper than ${MAX_JSON_DEPTH} levels` },
+      },
+    ]);
+    const line = logged.find((l) => l.includes('nested deeper'));
+    assert.ok(line, 'the refusal was logged');
+    assert.equal(JSON.parse(line).requestId, 'req-1');
   });
 
   test('a body over the limit answers 413 with a detail', async () => {

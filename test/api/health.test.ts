@@ -11,6 +11,7 @@ import {
   type TestService,
 } from '../support/service.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
+import { DATABASE_UNAVAILABLE } from '../../api/http/errors.ts';
 
 /** Takes the database / broker away from the running service and gives it back. */
 interface Faults {
@@ -111,11 +112,14 @@ describe(`E27 GET /health/ready (${MODE})`, () => {
     assert.deepEqual(up.body, { status: 'ok', database: 'ok', mqtt: 'ok' });
   });
 
-  test('other routes keep answering while the database is gone', async () => {
+  test('other routes answer 503 saying the database is unavailable while it is gone', async () => {
     await faults.stopDatabase();
-    const res = await svc.as('org-a')('GET', '/evcharger/catalog');
-    assert.equal(res.status, 500);
-    assert.deepEqual(res.body, { detail: 'Catalog source failed' });
+    const res = await poll(
+      () => svc.as('org-a')('GET', '/evcharger/catalog'),
+      (r) => r.status === 503,
+    );
+    assert.equal(res.status, 503);
+    assert.deepEqual(res.body, { detail: DATABASE_UNAVAILABLE });
     await faults.startDatabase();
     const ok = await poll(
       () => svc.as('org-a')('GET', '/evcharger/catalog'),

@@ -22,8 +22,9 @@ interface CatalogBrand {
   name: string;
   models: CatalogModel[];
 }
-interface TemplateCharger {
-  identity: string;
+interface TemplateGroup {
+  count: number;
+  identity_prefix: string;
   brand_slug: string;
   model: string;
   connector_type: string;
@@ -49,7 +50,7 @@ interface LocationTemplate {
     timezone: string;
     ocpp_version: string;
     ocpi_version: string;
-    chargers: TemplateCharger[];
+    charger_groups: TemplateGroup[];
   };
 }
 
@@ -64,7 +65,8 @@ const models = catalog.brands.flatMap((b) => b.models);
 const templates = gallery.templates;
 
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-const IDENTITY = /^[A-Z0-9][A-Z0-9-]{2,31}$/;
+const IDENTITY_PREFIX = /^[A-Z0-9][A-Z0-9-]{2,28}-$/;
+const chargerCount = (t: LocationTemplate) => t.body.charger_groups.reduce((n, g) => n + g.count, 0);
 const CONNECTOR_TYPES = ['Type1', 'Type2', 'CCS1', 'CCS2', 'CHAdeMO', 'NACS', 'GBT'];
 const AC_CONNECTORS = ['Type1', 'Type2', 'NACS', 'GBT'];
 const DC_CONNECTORS = ['CCS1', 'CCS2', 'CHAdeMO', 'NACS', 'GBT'];
@@ -75,9 +77,9 @@ function duplicates(values: string[]): string[] {
   return values.filter((v, i) => values.indexOf(v) !== i);
 }
 
-test('both data files carry version 1', () => {
+test('the catalog is at version 1 and the gallery at version 2 (charger groups)', () => {
   assert.equal(catalog.version, 1);
-  assert.equal(gallery.version, 1);
+  assert.equal(gallery.version, 2);
 });
 
 test('catalog has at least 15 brands and 80 models', () => {
@@ -265,9 +267,9 @@ test('party_id is three uppercase alphanumerics and cpo_slug is a slug', () => {
 test('every template has 2 to 6 chargers sharing the template connector type, without ws_url', () => {
   const bad = templates.filter(
     (t) =>
-      t.body.chargers.length < 2 ||
-      t.body.chargers.length > 6 ||
-      t.body.chargers.some((c) => c.connector_type !== t.connector_type || 'ws_url' in c),
+      chargerCount(t) < 2 ||
+      chargerCount(t) > 6 ||
+      t.body.charger_groups.some((g) => g.connector_type !== t.connector_type || 'ws_url' in g),
   );
   assert.deepEqual(
     bad.map((t) => t.slug),
@@ -275,30 +277,30 @@ test('every template has 2 to 6 chargers sharing the template connector type, wi
   );
 });
 
-test('every template charger references a model of its brand supporting the version and connector type', () => {
+test('every template charger group references a model of its brand supporting the version and connector type', () => {
   const bySlug = new Map(catalog.brands.map((b) => [b.slug, new Map(b.models.map((m) => [m.slug, m]))]));
   const bad = templates.flatMap((t) =>
-    t.body.chargers
-      .filter((c) => {
-        const model = bySlug.get(c.brand_slug)?.get(c.model);
+    t.body.charger_groups
+      .filter((g) => {
+        const model = bySlug.get(g.brand_slug)?.get(g.model);
         return (
           !model ||
           !model.ocpp_versions.includes(t.ocpp_version) ||
-          !model.connector_types.includes(c.connector_type)
+          !model.connector_types.includes(g.connector_type)
         );
       })
-      .map((c) => `${t.slug}/${c.identity}`),
+      .map((g) => `${t.slug}/${g.model}`),
   );
   assert.deepEqual(bad, []);
 });
 
-test('charger identities match the identity pattern and are unique across the gallery', () => {
-  const identities = templates.flatMap((t) => t.body.chargers.map((c) => c.identity));
+test('charger identity prefixes match the identity pattern, one per template, unique across the gallery', () => {
+  const prefixes = templates.map((t) => [...new Set(t.body.charger_groups.map((g) => g.identity_prefix))]);
   assert.deepEqual(
-    identities.filter((i) => !IDENTITY.test(i)),
+    prefixes.filter((p) => p.length !== 1 || !IDENTITY_PREFIX.test(p[0])),
     [],
   );
-  assert.deepEqual(duplicates(identities), []);
+  assert.deepEqual(duplicates(prefixes.flat()), []);
 });
 
 test('country codes are three uppercase letters', () => {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import type { As } from '../deployments/deployment-helpers.ts';
 import { DUAL_MODEL, eventsOf, eventually } from '../deployments/deployment-helpers.ts';
 
-export const FINAL = ['completed', 'rejected', 'failed', 'timed_out'];
+export const FINAL = ['completed', 'rejected', 'failed', 'timed_out', 'interrupted'];
 
 export interface CommandRecord {
   id: string;

@@ -184,7 +184,7 @@ test('E16 answers 404 while the command is still queued (no charger received it)
     },
   ]);
   assert.equal((await as('GET', `/evcharger/commands/${id}`)).status, 404);
-  assert.equal((await store.markReceived([id])).size, 1);
+  assert.equal((await store.hold([id], 'test-node/run-1')).size, 1);
   const res = await as('GET', `/evcharger/commands/${id}`);
   assert.equal(res.status, 200);
   assert.equal(res.body.status, 'received');

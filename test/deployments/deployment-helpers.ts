@@ -52,13 +52,16 @@ export async function eventsOf(as: As, identity: string, query = ''): Promise<St
 }
 
 export interface DeploymentItem {
+  /** null (at run time) for a location charger that could not be deployed: see location-failures. */
   deployment_id: string;
   identity: string;
-  ocpp_version: string;
+  ocpp_version: string | null;
   model: string;
   location_id: string | null;
   stage: string;
   outcome: string;
+  code: string | null;
+  hint: string | null;
   updated_at: string;
 }
 

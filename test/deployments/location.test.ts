@@ -28,11 +28,12 @@ let locationId: string;
 const bootedIdentities = () =>
   new Set(csms.received.filter((r) => r.action === 'BootNotification').map((r) => r.identity));
 
-test('E7 answers 202 at once with {detail, location_id}; all 50 chargers reach online', async () => {
+test('E7 answers 202 at once with {detail, location_id, failed}; all 50 chargers reach online', async () => {
   const res = await as('POST', '/evcharger/location', { body: locationBody('LOC', N, csms.url) });
   assert.equal(res.status, 202, res.text);
-  assert.deepEqual(Object.keys(res.body).sort(), ['detail', 'location_id']);
-  assert.equal(typeof res.body.detail, 'string');
+  assert.deepEqual(Object.keys(res.body).sort(), ['detail', 'failed', 'location_id']);
+  assert.equal(res.body.detail, 'Location accepted: 50 chargers are being deployed in the background');
+  assert.deepEqual(res.body.failed, []);
   locationId = res.body.location_id;
   const items = await eventually(
     () => deploymentsOf(as, locationId),
@@ -77,26 +78,40 @@ test('E9 a location-wide restart brings all 50 back online as attempt 2', async 
   );
 });
 
-test('E7 a charger that cannot deploy is a failed stage event; the others deploy', async () => {
-  // FAIL-002 already has a live deployment of its own in the organization.
-  const taken = await as('POST', '/evcharger/deployment', {
-    body: { identity: 'FAIL-002', model: 'abb-a400', ws_url: csms.url },
-  });
-  assert.equal(taken.status, 201, taken.text);
-  const res = await as('POST', '/evcharger/location', { body: locationBody('FAIL', 3, csms.url) });
+test('E7 a charger whose identity E5 deploys while the location deploys: one deployment, and a failure if E5 came first', async () => {
+  const body = locationBody('FAIL', 40, csms.url);
+  body.chargers[39].identity = 'FAIL-LATE';
+  const res = await as('POST', '/evcharger/location', { body });
   assert.equal(res.status, 202, res.text);
-  const failed = await eventually(
-    () => eventsOf(as, 'FAIL-002', '&outcome=failed'),
-    (ev) => ev.length > 0,
-  );
-  assert.equal(failed[0].stage, 'not_deployed');
-  assert.equal(failed[0].code, 'DEPLOY_FAILED');
-  assert.match(failed[0].hint ?? '', /already exists/);
+  assert.deepEqual(res.body.failed, []);
+  // Usually E5 wins the race against the background job's 40th charger; either way one charger runs.
+  const direct = await as('POST', '/evcharger/deployment', {
+    body: { identity: 'FAIL-LATE', model: 'abb-a400', ws_url: csms.url },
+  });
+  assert.ok(direct.status === 201 || direct.status === 409, direct.text);
   const items = await eventually(
     () => deploymentsOf(as, res.body.location_id),
-    (list) => list.length === 2 && list.every((d) => d.stage === 'online'),
+    (list) => list.length === 40 && list.filter((d) => d.stage === 'online').length >= 39,
+    30_000,
   );
-  assert.deepEqual(items.map((d) => d.identity).sort(), ['FAIL-001', 'FAIL-003']);
+  const late = items.filter((d) => d.identity === 'FAIL-LATE');
+  assert.equal(late.length, 1);
+  if (direct.status === 201) {
+    assert.deepEqual(
+      [late[0].deployment_id, late[0].stage, late[0].code],
+      [null, 'not_deployed', 'IDENTITY_TAKEN'],
+    );
+    const failed = await eventually(
+      () => eventsOf(as, 'FAIL-LATE', '&outcome=failed'),
+      (ev) => ev.length > 0,
+    );
+    assert.equal(failed[0].code, 'IDENTITY_TAKEN');
+    assert.match(failed[0].hint ?? '', /already exists/);
+  } else {
+    assert.equal(late[0].stage, 'online');
+  }
+  const everywhere = (await deploymentsOf(as)).filter((d) => d.identity === 'FAIL-LATE' && d.deployment_id);
+  assert.equal(everywhere.length, 1, 'one live deployment of the identity');
 });
 
 test('E8 hard-deletes the location: 204, its chargers disconnect and are gone, then 404', async () => {

@@ -205,16 +205,8 @@ test('E7 rejects a country, coordinates, timezone or ocpi_version out of their f
   );
 });
 
-test('E7 rejects chargers naming unknown models, the wrong brand, a bad ws_url or a repeated identity', async () => {
+test('E7 rejects a charger that does not match the schema (a bad ws_url, a repeated identity) and creates nothing', async () => {
   const base = locationBody('V7', 3, WS);
-  const chargers = base.chargers.map((c) => ({ ...c }));
-  chargers[0].model = 'no-such-model';
-  chargers[1].brand_slug = 'alfen';
-  const res = await as<{ detail: Issue[] }>('POST', '/evcharger/location', { body: { ...base, chargers } });
-  assert.equal(res.status, 422, res.text);
-  const locs = res.body.detail.map((d) => JSON.stringify(d.loc));
-  assert.ok(locs.includes(JSON.stringify(['body', 'chargers', 0, 'model'])), res.text);
-  assert.ok(locs.includes(JSON.stringify(['body', 'chargers', 1, 'brand_slug'])), res.text);
   await rejects(
     'POST',
     '/evcharger/location',
@@ -222,21 +214,80 @@ test('E7 rejects chargers naming unknown models, the wrong brand, a bad ws_url o
     ['body', 'chargers', 0, 'ws_url'],
     'url_scheme',
   );
-  await rejects(
+  const repeated = await rejects(
     'POST',
     '/evcharger/location',
     { ...base, chargers: [base.chargers[0], base.chargers[0]] },
     ['body', 'chargers', 1, 'identity'],
     'value_error',
   );
+  assert.match(repeated.msg, /appears more than once/);
   await rejects(
     'POST',
     '/evcharger/location',
-    { ...base, ocpp_version: 'ocpp2.0.1', chargers: [{ ...base.chargers[0], model: OCPP16_ONLY_MODEL }] },
+    { ...base, chargers: [{ ...base.chargers[0], model: '' }] },
     ['body', 'chargers', 0, 'model'],
-    'value_error',
+    'string_too_short',
   );
   // Nothing was created by the rejected requests.
+  const list = await as('GET', '/evcharger/deployments');
+  assert.deepEqual(list.body.items, []);
+});
+
+test('E7 rejects a charger group out of its forms: count, identity_prefix, unknown fields, more than 1000 chargers', async () => {
+  const { chargers: _c, ...base } = locationBody('V7G', 0, WS);
+  const group = { count: 2, identity_prefix: 'G-', model: DUAL_MODEL, ws_url: WS };
+  const post = (groups: unknown[]) => ({ ...base, charger_groups: groups });
+  await rejects(
+    'POST',
+    '/evcharger/location',
+    post([{ ...group, count: 0 }]),
+    ['body', 'charger_groups', 0, 'count'],
+    'greater_than_equal',
+  );
+  await rejects(
+    'POST',
+    '/evcharger/location',
+    post([{ ...group, count: 1.5 }]),
+    ['body', 'charger_groups', 0, 'count'],
+    'int_type',
+  );
+  await rejects(
+    'POST',
+    '/evcharger/location',
+    post([{ ...group, identity_prefix: 'a b' }]),
+    ['body', 'charger_groups', 0, 'identity_prefix'],
+    'string_pattern_mismatch',
+  );
+  await rejects(
+    'POST',
+    '/evcharger/location',
+    post([{ ...group, identity_prefix: 'x'.repeat(41) }]),
+    ['body', 'charger_groups', 0, 'identity_prefix'],
+    'string_too_long',
+  );
+  await rejects(
+    'POST',
+    '/evcharger/location',
+    post([{ count: 2, model: DUAL_MODEL }]),
+    ['body', 'charger_groups', 0, 'identity_prefix'],
+    'missing',
+  );
+  await rejects(
+    'POST',
+    '/evcharger/location',
+    post([{ ...group, identity: 'G-1' }]),
+    ['body', 'charger_groups', 0, 'identity'],
+    'extra_forbidden',
+  );
+  const tooMany = await rejects(
+    'POST',
+    '/evcharger/location',
+    { ...post([{ ...group, count: 999 }]), chargers: locationBody('V7T', 2, WS).chargers },
+    ['body', 'charger_groups'],
+    'too_long',
+  );
+  assert.match(tooMany.msg, /at most 1000 chargers; this one asks for 1001/);
   const list = await as('GET', '/evcharger/deployments');
   assert.deepEqual(list.body.items, []);
 });

@@ -141,6 +141,21 @@ describe(`E26 ActiveChargingProfile callback (${MODE})`, () => {
     assert.equal(emsp.received.at(-1)!.path, '/ocpi/2.3.0/chargingprofiles/sess-7');
   });
 
+  test('E26 answers 400 naming the missing endpoint for an EMSP partner registered without chargingprofiles', async () => {
+    const bare = await registerPartner(api, emsp, 'EMSP', {
+      endpoints: { tariffs: `${emsp.url}/ocpi/2.2.1/tariffs` },
+    });
+    const before = emsp.received.length;
+    const res = await send('221', 'sess-9', bare.id);
+    assert.equal(res.status, 400, res.text);
+    assert.equal(
+      res.body.detail,
+      `partner '${bare.name}' (id ${bare.id}) has no chargingprofiles endpoint: register the partner ` +
+        'with endpoints.chargingprofiles to send it charging profiles',
+    );
+    assert.equal(emsp.received.length, before, 'nothing was sent');
+  });
+
   test('E26 answers 422 for a version other than 221 or 230, naming the allowed values', async () => {
     const res = await send('211', 'sess-8', partner.id);
     assert.equal(res.status, 422);

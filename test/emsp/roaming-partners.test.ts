@@ -93,16 +93,21 @@ describe(`roaming partners (${MODE})`, () => {
     assert.equal(got['body.endpoints.Bad'], 'value_error');
   });
 
-  test('a CPO partner needs a tokens endpoint and an EMSP partner a chargingprofiles endpoint', async () => {
-    const api = svc.as('partners-a');
+  test('a partner is created with only the endpoints its use needs: an EMSP without chargingprofiles, a CPO without tokens', async () => {
+    const api = svc.as('partners-e');
+    const emsp = await api('POST', '/roaming/partners', {
+      body: aCpo({ role: 'EMSP', party_id: 'XYZ', endpoints: { tariffs: 'https://x.example/tariffs' } }),
+    });
+    assert.equal(emsp.status, 201, emsp.text);
+    assert.deepEqual(emsp.body.endpoints, { tariffs: 'https://x.example/tariffs' });
     const cpo = await api('POST', '/roaming/partners', { body: aCpo({ party_id: 'XYZ', endpoints: {} }) });
-    assert.equal(cpo.status, 422);
-    assert.deepEqual(cpo.body.detail, [
-      { loc: ['body', 'endpoints', 'tokens'], msg: 'A CPO partner needs a tokens endpoint', type: 'missing' },
-    ]);
-    const emsp = await api('POST', '/roaming/partners', { body: aCpo({ role: 'EMSP', party_id: 'XYZ' }) });
-    assert.equal(emsp.status, 422);
-    assert.deepEqual(emsp.body.detail[0].loc, ['body', 'endpoints', 'chargingprofiles']);
+    assert.equal(cpo.status, 201, cpo.text);
+    assert.deepEqual(cpo.body.endpoints, {});
+    const missing = await api('POST', '/roaming/partners', {
+      body: { ...aCpo({ party_id: 'XYW' }), endpoints: undefined },
+    });
+    assert.equal(missing.status, 422);
+    assert.deepEqual(missing.body.detail[0].loc, ['body', 'endpoints']);
   });
 
   test("another organization's partner is 404 to read and to delete; DELETE answers 204", async () => {

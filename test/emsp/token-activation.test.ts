@@ -187,6 +187,30 @@ describe(`E17 token activation (${MODE})`, () => {
     assert.equal(res.body.status, 'ACTIVE');
   });
 
+  test('E17 pushes only to CPO partners with a tokens endpoint: one registered without it takes no push', async () => {
+    const { api, fakes } = await orgWithCpos('accept');
+    const silent = await startFakeOcpiPartner('accept');
+    partners.push(silent);
+    const without = await api('POST', '/roaming/partners', {
+      body: {
+        name: 'CPO without tokens',
+        role: 'CPO',
+        country_code: 'DE',
+        party_id: 'NTK',
+        ocpi_version: '2.2.1',
+        token: 'credentials-no-tokens',
+        endpoints: { locations: `${silent.url}/ocpi/2.2.1/locations` },
+      },
+    });
+    assert.equal(without.status, 201, without.text);
+    const token = await createToken(api);
+    const res = await activate(api, token.id, newKey());
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.status, 'ACTIVE');
+    assert.equal(fakes[0].received.length, 1);
+    assert.deepEqual(silent.received, []);
+  });
+
   test('E17 answers 400 naming the status when the token is not PROVISIONED, and replays that 400', async () => {
     const { api, fakes } = await orgWithCpos('accept');
     const token = await createToken(api);

@@ -16,7 +16,7 @@ test('npm run loadtest: 200 chargers (mix) all online, reports written, 0 schema
     const child = spawn(
       process.execPath,
       [
-        '--import', 'tsx', 'tools/loadtest/main.ts',
+        '--expose-gc', '--import', 'tsx', 'tools/loadtest/main.ts',
         '--chargers', '200', '--ocpp', 'mix', '--duration', '20',
         '--charging-share', '0.2', '--meter-interval', '5', '--heartbeat', '10',
         '--report', reportFile,
@@ -55,6 +55,19 @@ test('npm run loadtest: 200 chargers (mix) all online, reports written, 0 schema
     assert.equal(report.transactions.duplicated, 0);
     assert.ok(report.latency.BootNotification.count === 200 && report.latency.BootNotification.p50 > 0);
     assert.ok(report.timeline.length >= 15);
+    // Sub-second samples while the chargers come online, one a second after.
+    const ramp = report.timeline.filter((s) => s.t <= report.online.all!);
+    assert.ok(ramp.length > 0 && ramp.every((s) => s.interval === 0.1), JSON.stringify(ramp.slice(0, 3)));
+    assert.ok(report.timeline.at(-2)!.interval === 1);
+    // Memory per charger: the marginal cost after a full GC, warm-up chargers in the baseline; the
+    // warm-up's boots are not the run's.
+    assert.equal(report.memory.method, 'marginal after a full GC');
+    assert.equal(report.memory.warmupChargers, 20);
+    assert.ok(report.memory.heapPerCharger! > 0, String(report.memory.heapPerCharger));
+    assert.match(
+      stdout,
+      /engine heap per idle charger \(marginal, after a full GC, 20 warm-up chargers in the baseline\)/,
+    );
 
     const html = readFileSync(join(dir, 'run.html'), 'utf8');
     assert.match(html, /<svg /);

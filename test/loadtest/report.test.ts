@@ -5,11 +5,18 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LatencyHistogram, LoadMetrics, progressLine } from '../../tools/loadtest/metrics.ts';
+import { LatencyHistogram, LoadMetrics, progressLine, type Sample } from '../../tools/loadtest/metrics.ts';
 import { parseLoadtestOptions } from '../../tools/loadtest/options.ts';
 import type { ReferenceCsmsStats } from '../../tools/reference-csms/reference-csms.ts';
 import { buildReport, summaryText } from '../../tools/loadtest/report.ts';
-import { renderHtml } from '../../tools/loadtest/report-html.ts';
+import {
+  lineChart,
+  pathOf,
+  renderHtml,
+  seriesOf,
+  type Point,
+  type Series,
+} from '../../tools/loadtest/report-html.ts';
 import { progressPrinter, reportPaths, writeReports } from '../../tools/loadtest/run.ts';
 import { indexOf, identityOf, type LocalRunResult } from '../../tools/loadtest/run-local.ts';
 
@@ -56,6 +63,7 @@ function observedRun(): LocalRunResult {
     marks: { allOnline: null, idleMeasuredAt: null, sessionsStartedAt: 1, steadyFrom: 6, endAt: 20 },
     baseline: { rss: 100 * 1024 * 1024, heapUsed: 20 * 1024 * 1024 },
     idle: { rss: 100 * 1024 * 1024 + 4 * 36 * 1024, heapUsed: 20 * 1024 * 1024 + 4 * 15 * 1024 },
+    warmupChargers: 20,
     peakRss: 120 * 1024 * 1024,
     sessions: 2,
     sessionsStopped: 2,
@@ -119,7 +127,13 @@ test('report: online times, latency per action, memory per charger and the faile
   const text = summaryText(r);
   assert.match(text, /3\/4/);
   assert.match(text, /BootNotification\s+2\s/);
-  assert.match(text, /engine RSS per idle charger\s+36\.0 KB/);
+  assert.match(
+    text,
+    /engine heap per idle charger \(marginal, after a full GC, 20 warm-up chargers in the baseline\)\s+15\.0 KB/,
+  );
+  assert.match(text, /engine RSS per idle charger \(marginal, .*\)\s+36\.0 KB/);
+  assert.equal(r.memory.method, 'marginal after a full GC');
+  assert.match(text, /20 % charging/);
   assert.match(text, /FAIL every charger came online: 3\/4/);
 });
 
@@ -202,4 +216,193 @@ test('progress: rewritten in place on a terminal, one line per 10 s otherwise', 
   onPipe.done();
   assert.equal(pipe.length, 3); // t = 0, 10, 20
   assert.ok(pipe.every((s) => s.endsWith('\n') && !s.includes('\r')));
+});
+
+test('report: without a full GC (no --expose-gc) the memory per charger is not given, and says why', () => {
+  const run = { ...observedRun(), baseline: null, idle: null };
+  const r = buildReport(
+    parseLoadtestOptions(['--chargers', '4']),
+    run,
+    { url: 'u', builtIn: true, stats: csmsStats() },
+    new Date(),
+  );
+  assert.equal(r.memory.method, 'not measured');
+  assert.equal(r.memory.heapPerCharger, null);
+  assert.match(
+    summaryText(r),
+    /engine heap per idle charger \(not measured: run node with --expose-gc \(npm run loadtest does\)\)\s+n\/a/,
+  );
+});
+
+test("report --via-api: the header says what runs (no sessions), memory is not measured here, CPU is the load test's", () => {
+  const options = parseLoadtestOptions([
+    '--chargers',
+    '4',
+    '--via-api',
+    'http://127.0.0.1:8080',
+    '--token',
+    't',
+  ]);
+  const run = {
+    ...observedRun(),
+    baseline: null,
+    idle: null,
+    warmupChargers: 0,
+    sessions: 0,
+    sessionsStopped: 0,
+  };
+  const r = buildReport(
+    options,
+    run,
+    { url: 'u', builtIn: true, stats: csmsStats({ started: 0, stopped: 0 }) },
+    new Date(),
+  );
+  const text = summaryText(r);
+  assert.match(
+    text,
+    /deployed through http:\/\/127\.0\.0\.1:8080 \(POST \/evcharger\/location\) and followed once a second; no sessions/,
+  );
+  assert.doesNotMatch(text, /% charging/);
+  assert.match(text, /not measured: the chargers run inside the service/);
+  assert.match(text, /load-test process CPU whole run \(one core\)/);
+  assert.doesNotMatch(text, /engine CPU/);
+  assert.equal(r.memory.peakRss, null);
+  const html = renderHtml(r);
+  assert.match(html, /Round trips happen inside the service/);
+  assert.equal((html.match(/<svg /g) ?? []).length, 1, 'only the chargers-online chart');
+});
+
+const sample = (t: number, over: Partial<Sample> = {}): Sample => ({
+  t,
+  dt: 1,
+  interval: 1,
+  online: 0,
+  stages: {},
+  bootsPerSec: 0,
+  callsPerSec: 1,
+  p50: 1,
+  p95: 2,
+  max: 3,
+  errors: 0,
+  rss: 0,
+  heapUsed: 0,
+  cpu: 0,
+  ...over,
+});
+
+/** Subpaths of the SVG path of a series, each as its list of [x, y]. */
+function subpaths(d: string): number[][][] {
+  return d
+    .split('M')
+    .filter(Boolean)
+    .map((part) =>
+      [...part.matchAll(/(-?[\d.]+),(-?[\d.]+)|[HV](-?[\d.]+)/g)].map((m) =>
+        m[3] ? [Number(m[3])] : [Number(m[1]), Number(m[2])],
+      ),
+    );
+}
+
+test('chart: the legend has its own row above the plot, so no line runs under it, even at the top value', () => {
+  const series: Series[] = [
+    {
+      label: 'online',
+      color: '#000',
+      points: [
+        [0, 0],
+        [1, 300],
+        [2, 300],
+      ],
+    },
+  ];
+  const svg = lineChart('t', 'x', 'y', series);
+  const legendYs = [...svg.matchAll(/class="legend"[^>]* y="([\d.]+)"/g)].map((m) => Number(m[1]));
+  const d = /<path d="([^"]+)"/.exec(svg)![1];
+  const lineYs = subpaths(d)
+    .flat()
+    .filter((p) => p.length === 2)
+    .map((p) => p[1]);
+  assert.ok(legendYs.length === 2);
+  assert.ok(Math.max(...legendYs) < Math.min(...lineYs), `legend ${legendYs} vs line ${lineYs}`);
+  // 300 is not drawn on the top edge: the axis goes beyond it.
+  assert.ok(svg.includes('>400</text>'));
+});
+
+test('chart: a sample without an answered call leaves a gap in the latency instead of a straight line across it', () => {
+  const t = [
+    sample(1),
+    sample(2),
+    sample(3, { callsPerSec: 0 }),
+    sample(4, { callsPerSec: 0 }),
+    sample(5),
+    sample(6),
+  ];
+  const points = seriesOf(t, (s) => (s.callsPerSec > 0 ? s.p50 : null));
+  const d = pathOf(
+    points,
+    (x) => x,
+    (y) => y,
+  );
+  assert.equal(subpaths(d).length, 2, d); // [1,2] | [5,6]
+  assert.doesNotMatch(
+    pathOf(
+      [
+        [0, 1],
+        [1, null],
+        [2, 3],
+      ],
+      (x) => x,
+      (y) => y,
+    ),
+    /L/,
+  );
+  const report = buildReport(
+    parseLoadtestOptions(['--chargers', '4']),
+    observedRun(),
+    { url: 'u', builtIn: true, stats: csmsStats() },
+    new Date(),
+  );
+  const html = renderHtml({ ...report, timeline: t });
+  const latencyPath = /Round-trip latency[\s\S]*?<path d="([^"]+)"/.exec(html)![1];
+  assert.equal(subpaths(latencyPath).length, 2, latencyPath);
+});
+
+test('chart: counts are drawn as steps (held until the next sample), rates point to point', () => {
+  const points: Point[] = [
+    [0, 0],
+    [1, 10],
+    [2, 30],
+  ];
+  assert.equal(
+    pathOf(
+      points,
+      (x) => x,
+      (y) => y,
+      true,
+    ),
+    'M0.0,0.0H1.0V10.0H2.0V30.0',
+  );
+  assert.equal(
+    pathOf(
+      points,
+      (x) => x,
+      (y) => y,
+    ),
+    'M0.0,0.0L1.0,10.0L2.0,30.0',
+  );
+});
+
+test('samples: the interval and the time each covers are kept; rates are over the last second', async () => {
+  const metrics = new LoadMetrics(2, indexOf);
+  metrics.restart();
+  const at = new Date().toISOString();
+  metrics.onStage({ identity: identityOf(0), attempt: 1, stage: 'online', outcome: 'succeeded', at });
+  await new Promise((r) => setTimeout(r, 120));
+  const first = metrics.sample(0.1);
+  assert.equal(first.interval, 0.1);
+  assert.ok(first.dt >= 0.1, String(first.dt));
+  assert.ok(first.bootsPerSec > 0);
+  // Right after: no boot in this sample's own window, but the boot is within the last second.
+  const second = metrics.sample(0.1);
+  assert.ok(second.dt < first.dt);
+  assert.ok(second.bootsPerSec > 0, String(second.bootsPerSec));
 });

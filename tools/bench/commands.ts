@@ -120,7 +120,7 @@ try {
       for (;;) {
         const { rows } = await db.query<{ n: string }>(
           `SELECT count(*) AS n FROM evc_commands WHERE id = ANY($1::uuid[])
-             AND status IN ('completed', 'rejected', 'failed', 'timed_out')`,
+             AND status IN ('completed', 'rejected', 'failed', 'timed_out', 'interrupted')`,
           [ids],
         );
         if (Number(rows[0].n) === N) {

@@ -1,5 +1,6 @@
 // What a load test observes at the charger side: stage of every charger, when each first came
-// online, round trips per OCPP action, and one sample per second of the process (RSS, heap, CPU).
+// online, round trips per OCPP action, and samples of the process (RSS, heap, CPU): every 100 ms
+// while chargers come online (a ramp can be shorter than a second), every second after.
 // Fixed-size structures only: counting 25k chargers must not cost the engine it measures.
 import type { Stage, StageEvent } from '../../actors/charger/charger-ports.ts';
 import type { CallOutcome } from '../../protocols/ocpp/index.ts';
@@ -68,22 +69,27 @@ export interface ActionStats {
   latency: LatencyHistogram;
 }
 
-/** One sample per second of the run. */
+/** One sample of the run: every 100 ms while chargers come online, every second after. */
 export interface Sample {
   /** Seconds since the first deploy. */
   t: number;
+  /** Seconds this sample covers (since the one before). */
+  dt: number;
+  /** Seconds the sampler meant to wait: a dt well above it is a gap (a busy event loop). */
+  interval: number;
   online: number;
   stages: Partial<Record<Stage, number>>;
+  /** Boots and CALLs per second over the last second (whatever the interval of the samples). */
   bootsPerSec: number;
   callsPerSec: number;
-  /** Round trips answered in this second: median, p95 and max (ms). */
+  /** Round trips answered in this sample: median, p95 and max (ms). */
   p50: number;
   p95: number;
   max: number;
   errors: number;
   rss: number;
   heapUsed: number;
-  /** CPU of this process over the second, in % of one core. */
+  /** CPU of this process over the sample, in % of one core. */
   cpu: number;
 }
 
@@ -91,7 +97,7 @@ export interface Sample {
 export type IndexOf = (identity: string) => number;
 
 export class LoadMetrics {
-  readonly startedAt = performance.now();
+  startedAt = performance.now();
   readonly stageOf: Uint8Array;
   readonly stageCounts = new Uint32Array(STAGES.length);
   /** Seconds from the start to each charger's first online; NaN until then. */
@@ -108,8 +114,10 @@ export class LoadMetrics {
   schemaErrors = 0;
 
   readonly #window = new LatencyHistogram();
-  #lastBoots = 0;
-  #lastCalls = 0;
+  /** Counters at the samples of the last second (and the one before it): the rates' window. */
+  #history: Array<{ at: number; boots: number; calls: number }> = [
+    { at: performance.now(), boots: 0, calls: 0 },
+  ];
   #lastCpu = process.cpuUsage();
   #lastAt = performance.now();
 
@@ -120,6 +128,14 @@ export class LoadMetrics {
     this.stageOf = new Uint8Array(chargers); // 0 = not_deployed
     this.stageCounts[0] = chargers;
     this.firstOnline = new Float64Array(chargers).fill(NaN);
+  }
+
+  /** The run starts now (after a warm-up): the clock, and the CPU and rates of the first sample. */
+  restart(): void {
+    this.startedAt = performance.now();
+    this.#lastAt = this.startedAt;
+    this.#lastCpu = process.cpuUsage();
+    this.#history = [{ at: this.startedAt, boots: this.boots, calls: this.calls }];
   }
 
   /** Seconds since the start of the run. */
@@ -183,8 +199,8 @@ export class LoadMetrics {
     this.schemaErrors++;
   };
 
-  /** Takes the sample of the second that just ended. */
-  sample(): Sample {
+  /** Takes the sample of the interval that just ended (`interval`: what the sampler waited, s). */
+  sample(interval = 1): Sample {
     const at = performance.now();
     const elapsed = Math.max(0.001, (at - this.#lastAt) / 1000);
     const cpu = process.cpuUsage(this.#lastCpu);
@@ -195,12 +211,18 @@ export class LoadMetrics {
       if (this.stageCounts[i] > 0) stages[s] = this.stageCounts[i];
     });
     const errors = this.callErrors + Object.values(this.failures).reduce((a, b) => a + b, 0);
+    this.#history.push({ at, boots: this.boots, calls: this.calls });
+    while (this.#history.length > 2 && this.#history[1].at <= at - 1000) this.#history.shift();
+    const since = this.#history[0];
+    const span = Math.max(0.001, (at - since.at) / 1000);
     const sample: Sample = {
       t: round(this.now(), 2),
+      dt: round(elapsed, 3),
+      interval,
       online: this.online,
       stages,
-      bootsPerSec: round((this.boots - this.#lastBoots) / elapsed, 1),
-      callsPerSec: round((this.calls - this.#lastCalls) / elapsed, 1),
+      bootsPerSec: round((this.boots - since.boots) / span, 1),
+      callsPerSec: round((this.calls - since.calls) / span, 1),
       p50: round(this.#window.percentile(50), 2),
       p95: round(this.#window.percentile(95), 2),
       max: round(this.#window.max, 2),
@@ -210,8 +232,6 @@ export class LoadMetrics {
       cpu: round(((cpu.user + cpu.system) / 1000 / (elapsed * 1000)) * 100, 1),
     };
     this.#window.reset();
-    this.#lastBoots = this.boots;
-    this.#lastCalls = this.calls;
     this.#lastAt = at;
     this.samples.push(sample);
     return sample;

@@ -1,20 +1,33 @@
 // The HTML report: one self-contained page (inline CSS and SVG, no script, no network) with the
-// summary, chargers online over time and round-trip latency over time.
+// summary, chargers online over time and round-trip latency over time. Samples are drawn as
+// taken: counts as steps (held until the next sample), a sample without a value (no call
+// answered) as a gap, never a line interpolated across it.
+import type { Sample } from './metrics.ts';
 import type { LoadtestReport } from './report.ts';
 import { summaryText } from './report.ts';
 
 const esc = (s: string) =>
   s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
-interface Series {
+/** A point of a series; y null = no value at that instant (drawn as a gap, never interpolated). */
+export type Point = [x: number, y: number | null];
+
+export interface Series {
   label: string;
   color: string;
-  points: [number, number][];
+  points: Point[];
+  /**
+   * Counts (chargers online, ...) change between samples by jumps: drawn as steps, each value held
+   * until the next sample. Rates and latencies are drawn point to point.
+   */
+  step?: boolean;
 }
 
 const W = 760;
-const H = 260;
-const PAD = { left: 60, right: 16, top: 16, bottom: 36 };
+const H = 280;
+// The legend has its own row above the plot, so no line runs under it.
+const LEGEND_Y = 14;
+const PAD = { left: 60, right: 16, top: 30, bottom: 36 };
 
 /** A round step for axis ticks: 1, 2 or 5 times a power of ten. */
 function niceStep(range: number, ticks: number): number {
@@ -24,13 +37,37 @@ function niceStep(range: number, ticks: number): number {
   return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * power;
 }
 
+/** The SVG path of a series: a gap (y null) ends a subpath, so missing data is never drawn. */
+export function pathOf(
+  points: Point[],
+  px: (x: number) => number,
+  py: (y: number) => number,
+  step = false,
+): string {
+  let d = '';
+  let open = false;
+  for (const [x, y] of points) {
+    if (y === null) {
+      open = false;
+      continue;
+    }
+    const X = px(x).toFixed(1);
+    const Y = py(y).toFixed(1);
+    if (!open) d += `M${X},${Y}`;
+    else d += step ? `H${X}V${Y}` : `L${X},${Y}`;
+    open = true;
+  }
+  return d;
+}
+
 /** A line chart as an inline SVG element. */
 export function lineChart(title: string, xLabel: string, yLabel: string, series: Series[]): string {
   const xs = series.flatMap((s) => s.points.map((p) => p[0]));
-  const ys = series.flatMap((s) => s.points.map((p) => p[1]));
+  const ys = series.flatMap((s) => s.points.flatMap((p) => (p[1] === null ? [] : [p[1]])));
   const xMax = Math.max(1, ...xs);
   const yStep = niceStep(Math.max(1, ...ys), 5);
-  const yMax = Math.max(yStep, Math.ceil(Math.max(0, ...ys) / yStep) * yStep);
+  // Headroom: the highest line stays below the top grid line.
+  const yMax = Math.max(yStep, Math.ceil((Math.max(0, ...ys) * 1.05) / yStep) * yStep);
   const xStep = niceStep(xMax, 8);
   const px = (x: number) => PAD.left + (x / xMax) * (W - PAD.left - PAD.right);
   const py = (y: number) => H - PAD.bottom - (y / yMax) * (H - PAD.top - PAD.bottom);
@@ -51,18 +88,16 @@ export function lineChart(title: string, xLabel: string, yLabel: string, series:
     `<text x="${(PAD.left + W - PAD.right) / 2}" y="${H - 4}" text-anchor="middle">${esc(xLabel)}</text>`,
     `<text x="12" y="${(PAD.top + H - PAD.bottom) / 2}" transform="rotate(-90 12 ${(PAD.top + H - PAD.bottom) / 2})" text-anchor="middle">${esc(yLabel)}</text>`,
   );
-  series.forEach((s, i) => {
-    if (s.points.length > 0) {
-      const d = s.points
-        .map(([x, y], k) => `${k === 0 ? 'M' : 'L'}${px(x).toFixed(1)},${py(y).toFixed(1)}`)
-        .join('');
-      parts.push(`<path d="${d}" fill="none" stroke="${s.color}" stroke-width="2"/>`);
-    }
+  let legendX = PAD.left;
+  for (const s of series) {
+    const d = pathOf(s.points, px, py, s.step);
+    if (d) parts.push(`<path d="${d}" fill="none" stroke="${s.color}" stroke-width="2"/>`);
     parts.push(
-      `<rect x="${PAD.left + 10 + i * 140}" y="${PAD.top}" width="12" height="4" fill="${s.color}"/>`,
-      `<text x="${PAD.left + 26 + i * 140}" y="${PAD.top + 6}">${esc(s.label)}</text>`,
+      `<rect class="legend" x="${legendX}" y="${LEGEND_Y - 6}" width="12" height="4" fill="${s.color}"/>`,
+      `<text class="legend" x="${legendX + 16}" y="${LEGEND_Y}">${esc(s.label)}</text>`,
     );
-  });
+    legendX += 28 + s.label.length * 6.5;
+  }
   return (
     `<figure><figcaption>${esc(title)}</figcaption>` +
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" font-size="11" font-family="sans-serif">` +
@@ -71,25 +106,57 @@ export function lineChart(title: string, xLabel: string, yLabel: string, series:
   );
 }
 
+/**
+ * Points of one value per sample. Each sample covers the time since the one before (`dt`, longer
+ * than its interval when the event loop was busy), so nothing between two samples is missing; a
+ * sample with nothing to show (`value` null, e.g. no call answered: no latency) is a gap.
+ */
+export function seriesOf(t: Sample[], value: (s: Sample) => number | null): Point[] {
+  return t.map((s) => [s.t, value(s)]);
+}
+
 export function renderHtml(r: LoadtestReport): string {
   const t = r.timeline;
   const online = lineChart('Chargers online over time', 'seconds', 'chargers', [
-    { label: 'online', color: '#1a7f37', points: t.map((s) => [s.t, s.online]) },
+    { label: 'online', color: '#1a7f37', step: true, points: seriesOf(t, (s) => s.online) },
     {
       label: 'connecting + registering',
       color: '#bf8700',
-      points: t.map((s) => [s.t, (s.stages.connecting ?? 0) + (s.stages.registering ?? 0)]),
+      step: true,
+      points: seriesOf(t, (s) => (s.stages.connecting ?? 0) + (s.stages.registering ?? 0)),
     },
-    { label: 'offline', color: '#cf222e', points: t.map((s) => [s.t, s.stages.offline ?? 0]) },
+    { label: 'offline', color: '#cf222e', step: true, points: seriesOf(t, (s) => s.stages.offline ?? 0) },
   ]);
-  const latency = lineChart('Round-trip latency over time (all actions, per second)', 'seconds', 'ms', [
-    { label: 'p50', color: '#0969da', points: t.filter((s) => s.callsPerSec > 0).map((s) => [s.t, s.p50]) },
-    { label: 'p95', color: '#8250df', points: t.filter((s) => s.callsPerSec > 0).map((s) => [s.t, s.p95]) },
-  ]);
-  const process = lineChart('Engine process', 'seconds', 'MB / % of one core', [
-    { label: 'RSS (MB)', color: '#57606a', points: t.map((s) => [s.t, Math.round(s.rss / 1048576)]) },
-    { label: 'CPU (%)', color: '#d1242f', points: t.map((s) => [s.t, s.cpu]) },
-  ]);
+  // A sample without an answered call has no latency: a gap, not a line to the next one.
+  const latencyOf = (pick: (s: Sample) => number) => (s: Sample) => (s.callsPerSec > 0 ? pick(s) : null);
+  const latency =
+    r.mode === 'via-api'
+      ? '<p>Round trips happen inside the service with <code>--via-api</code>: not measured here.</p>'
+      : lineChart('Round-trip latency over time (all actions, per sample)', 'seconds', 'ms', [
+          {
+            label: 'p50',
+            color: '#0969da',
+            points: seriesOf(
+              t,
+              latencyOf((s) => s.p50),
+            ),
+          },
+          {
+            label: 'p95',
+            color: '#8250df',
+            points: seriesOf(
+              t,
+              latencyOf((s) => s.p95),
+            ),
+          },
+        ]);
+  const process =
+    r.mode === 'via-api'
+      ? '<p>The chargers run inside the service with <code>--via-api</code>: its memory and CPU are not measured by this process.</p>'
+      : lineChart('Engine process', 'seconds', 'MB / % of one core', [
+          { label: 'RSS (MB)', color: '#57606a', points: seriesOf(t, (s) => Math.round(s.rss / 1048576)) },
+          { label: 'CPU (%)', color: '#d1242f', points: seriesOf(t, (s) => s.cpu) },
+        ]);
   const ok = r.checks.every((c) => c.ok);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Load test: ${r.chargers} chargers</title>

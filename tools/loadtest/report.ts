@@ -63,15 +63,27 @@ export interface LoadtestReport {
   failures: Record<string, number>;
   stuck: number;
   memory: {
-    baselineRss: number;
+    /**
+     * How the per-charger figures were taken: the marginal cost, (idle - baseline) / chargers, both
+     * read after a full GC, the baseline after warm-up chargers had loaded what all chargers share;
+     * or not at all (no --expose-gc, the chargers never all idle, or --via-api).
+     */
+    method: 'marginal after a full GC' | 'not measured';
+    /** Why not measured, when not. */
+    note: string | null;
+    warmupChargers: number;
+    baselineRss: number | null;
+    baselineHeapUsed: number | null;
     idleRss: number | null;
     idleHeapUsed: number | null;
-    peakRss: number;
+    /** Of the engine (this process); null with --via-api (the chargers run in the service). */
+    peakRss: number | null;
     /** (idle - baseline) / chargers, bytes. */
     rssPerCharger: number | null;
     heapPerCharger: number | null;
   };
-  cpu: { steadyPercent: number | null; totalPercent: number };
+  /** % of one core: the engine's (this process) in-process, the load test's own with --via-api. */
+  cpu: { of: 'engine' | 'load-test process'; steadyPercent: number | null; totalPercent: number };
   timeline: Sample[];
   checks: { name: string; ok: boolean; detail: string }[];
 }
@@ -123,8 +135,10 @@ export function buildReport(
   const lastOnline = Math.max(0, ...Array.from(m.firstOnline).filter((t) => !Number.isNaN(t)));
   const tx = csms.stats?.transactions;
   const { token: _token, help: _help, ...shownOptions } = options;
-  const perCharger = (a: number | undefined, b: number) =>
-    a === undefined ? null : Math.round((a - b) / options.chargers);
+  const viaApi = options.viaApi !== undefined;
+  const measured = run.baseline !== null && run.idle !== null;
+  const perCharger = (pick: (m: { rss: number; heapUsed: number }) => number) =>
+    run.baseline && run.idle ? Math.round((pick(run.idle) - pick(run.baseline)) / options.chargers) : null;
   const report: LoadtestReport = {
     startedAt: startedAt.toISOString(),
     options: shownOptions,
@@ -157,14 +171,28 @@ export function buildReport(
     failures: { ...m.failures },
     stuck: m.stuck,
     memory: {
-      baselineRss: run.baseline.rss,
+      method: measured ? 'marginal after a full GC' : 'not measured',
+      note: measured
+        ? null
+        : viaApi
+          ? 'the chargers run inside the service: watch its process'
+          : run.baseline === null
+            ? 'run node with --expose-gc (npm run loadtest does)'
+            : 'the chargers were never all online and idle',
+      warmupChargers: run.warmupChargers,
+      baselineRss: run.baseline?.rss ?? null,
+      baselineHeapUsed: run.baseline?.heapUsed ?? null,
       idleRss: run.idle?.rss ?? null,
       idleHeapUsed: run.idle?.heapUsed ?? null,
-      peakRss: run.peakRss,
-      rssPerCharger: perCharger(run.idle?.rss, run.baseline.rss),
-      heapPerCharger: perCharger(run.idle?.heapUsed, run.baseline.heapUsed),
+      peakRss: viaApi ? null : run.peakRss,
+      rssPerCharger: perCharger((m) => m.rss),
+      heapPerCharger: perCharger((m) => m.heapUsed),
     },
-    cpu: { steadyPercent: run.steadyCpu, totalPercent: run.totalCpu },
+    cpu: {
+      of: viaApi ? 'load-test process' : 'engine',
+      steadyPercent: run.steadyCpu,
+      totalPercent: run.totalCpu,
+    },
     timeline: m.samples,
     checks: [],
   };
@@ -207,14 +235,25 @@ function table(rows: string[][]): string {
     .join('\n');
 }
 
+/** What the per-charger memory figures are, in a few words. */
+function memoryLabel(r: LoadtestReport): string {
+  return r.memory.method === 'not measured'
+    ? `not measured: ${r.memory.note}`
+    : `marginal, after a full GC, ${r.memory.warmupChargers} warm-up chargers in the baseline`;
+}
+
 /** The table printed at the end of a run. */
 export function summaryText(r: LoadtestReport): string {
   const o = r.options;
   const lines: string[] = [];
   lines.push(
     `Load test: ${r.chargers} chargers (${o.ocpp}), ramp ${o.ramp === 0 ? 'unlimited' : `${o.ramp}/s`}, ` +
-      `${o.durationSec} s, ${Math.round(o.chargingShare * 100)} % charging, heartbeat ${o.heartbeatSec} s, ` +
-      `meter values every ${o.meterIntervalSec} s`,
+      `${o.durationSec} s, ` +
+      (r.mode === 'via-api'
+        ? `deployed through ${o.viaApi} (POST /evcharger/location) and followed once a second; no sessions, ` +
+          `heartbeat as the central system answers`
+        : `${Math.round(o.chargingShare * 100)} % charging, heartbeat ${o.heartbeatSec} s, ` +
+          `meter values every ${o.meterIntervalSec} s`),
   );
   lines.push(
     `Machine: ${r.machine.cores} cores (${r.machine.cpu}), ${r.machine.memoryGb} GB, Node ${r.machine.node}; ` +
@@ -276,11 +315,11 @@ export function summaryText(r: LoadtestReport): string {
           .map(([c, n]) => `${c} ${n}`)
           .join(', ') || '0',
       ],
-      ['engine RSS per idle charger', kb(r.memory.rssPerCharger)],
-      ['engine heap per idle charger', kb(r.memory.heapPerCharger)],
+      [`engine heap per idle charger (${memoryLabel(r)})`, kb(r.memory.heapPerCharger)],
+      [`engine RSS per idle charger (${memoryLabel(r)})`, kb(r.memory.rssPerCharger)],
       ['engine RSS idle / peak', `${mb(r.memory.idleRss)} / ${mb(r.memory.peakRss)}`],
-      ['engine CPU steady state (one core)', pct(r.cpu.steadyPercent)],
-      ['engine CPU whole run (one core)', pct(r.cpu.totalPercent)],
+      [`${r.cpu.of} CPU steady state (one core)`, pct(r.cpu.steadyPercent)],
+      [`${r.cpu.of} CPU whole run (one core)`, pct(r.cpu.totalPercent)],
       [
         'central system CPU whole run (one core)',
         cs?.processCpuMs === undefined

@@ -1,10 +1,14 @@
 // Runs the load test's chargers in this process through the real charger runtime: deploys them at
 // the ramp, starts sessions on a share of them once all are online (after the idle memory
 // reading), keeps them running for the duration, then ends the sessions and stops everything.
+// Memory per charger is marginal: a few warm-up chargers run first (against a throwaway central
+// system in this process) so code, schema validators and pools are loaded before the baseline is
+// read; baseline and idle readings follow a full GC (node --expose-gc), else they are not given.
 import { pino } from 'pino';
 import type { ChargerInput, ChargerModel } from '../../actors/charger/charger-ports.ts';
 import { createChargerRuntime, type ChargerActor } from '../../engine/charger/charger-runtime.ts';
 import type { ChargerConnectionSettings } from '../../engine/charger/charger-link.ts';
+import { startReferenceCsms } from '../reference-csms/reference-csms.ts';
 import { LoadMetrics, type Sample } from './metrics.ts';
 import type { LoadtestOptions } from './options.ts';
 
@@ -39,8 +43,12 @@ export interface MemoryReading {
 export interface LocalRunResult {
   metrics: LoadMetrics;
   marks: PhaseMarks;
-  baseline: MemoryReading;
+  /** After the warm-up chargers were gone and a full GC; null without --expose-gc. */
+  baseline: MemoryReading | null;
+  /** Every charger online and idle, after a full GC; null without --expose-gc or if never idle. */
   idle: MemoryReading | null;
+  /** Chargers run and stopped before the baseline (0 with --via-api). */
+  warmupChargers: number;
   peakRss: number;
   /** Sessions the chargers started (a transaction was running on connector 1 at the end). */
   sessions: number;
@@ -60,15 +68,51 @@ export interface LocalRunHooks {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const gc = (globalThis as { gc?: () => void }).gc;
 
-async function settledMemory(): Promise<MemoryReading> {
-  if (gc) {
-    for (let i = 0; i < 3; i++) {
-      gc();
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+/** Memory after full GCs; null when the process was started without --expose-gc. */
+async function settledMemory(): Promise<MemoryReading | null> {
+  if (!gc) return null;
+  for (let i = 0; i < 3; i++) {
+    gc();
+    await new Promise((resolve) => setImmediate(resolve));
   }
   const m = process.memoryUsage();
   return { rss: m.rss, heapUsed: m.heapUsed };
+}
+
+/** Warm-up chargers: enough to load every code path of an idle charger of both versions. */
+export const WARMUP_CHARGERS = 20;
+
+/**
+ * Runs the warm-up chargers against a reference central system in this process until they are
+ * online and idle, then stops them and the central system: what stays is what any number of
+ * chargers shares (modules, compiled schemas, pools), which the baseline then includes.
+ */
+async function warmUp(
+  runtime: ReturnType<typeof createChargerRuntime>,
+  options: LoadtestOptions,
+): Promise<void> {
+  const csms = await startReferenceCsms({ heartbeatSec: options.heartbeatSec });
+  const actors: ChargerActor[] = [];
+  try {
+    for (let i = 0; i < WARMUP_CHARGERS; i++) {
+      const actor = runtime.create({
+        identity: `WARMUP${String(i).padStart(4, '0')}`,
+        version: versionOf(options, i),
+        model: LOADTEST_MODEL,
+        url: csms.url,
+      });
+      actor.start();
+      actor.send({ type: 'DEPLOY' });
+      actors.push(actor);
+    }
+    const deadline = performance.now() + 30_000;
+    const idle = (a: ChargerActor) =>
+      a.getSnapshot().context.stage === 'online' && Object.keys(a.getSnapshot().context.calls).length === 0;
+    while (!actors.every(idle) && performance.now() < deadline) await sleep(50);
+  } finally {
+    for (const actor of actors) actor.stop();
+    await csms.close();
+  }
 }
 
 function versionOf(options: LoadtestOptions, i: number): ChargerInput['version'] {
@@ -92,12 +136,14 @@ export async function runLocal(options: LoadtestOptions, hooks: LocalRunHooks): 
     addresses.length > 0
       ? (identity: string): ChargerConnectionSettings => addresses[indexOf(identity) % addresses.length]
       : undefined;
+  // The warm-up's calls and schema errors are not the run's.
+  let measuring = false;
   const runtime = createChargerRuntime({
     log: pino({ level: 'warn' }),
     defaultCsmsUrl: () => hooks.csmsUrl,
     connectionSettings,
-    onCallAnswered: metrics.onCall,
-    onSchemaError: metrics.onSchemaError,
+    onCallAnswered: (action, ms, outcome) => measuring && metrics.onCall(action, ms, outcome),
+    onSchemaError: () => measuring && metrics.onSchemaError(),
   });
   // One config object for all: the machine copies what differs from its defaults.
   const config = {
@@ -105,15 +151,24 @@ export async function runLocal(options: LoadtestOptions, hooks: LocalRunHooks): 
     MeterValueSampleInterval: String(options.meterIntervalSec),
   };
   const actors: ChargerActor[] = new Array(N);
+  await warmUp(runtime, options);
   const baseline = await settledMemory();
-  let peakRss = baseline.rss;
+  measuring = true;
+  metrics.restart();
+  let peakRss = process.memoryUsage().rss;
   const cpuAtStart = process.cpuUsage();
 
-  const ticker = setInterval(() => {
-    const sample = metrics.sample();
+  // Every 100 ms until every charger came online (a ramp may take less than a second), then every second.
+  let fast = true;
+  let ticker: NodeJS.Timeout;
+  const tick = () => {
+    const interval = fast ? 0.1 : 1;
+    const sample = metrics.sample(interval);
     if (sample.rss > peakRss) peakRss = sample.rss;
     hooks.onSample?.(sample);
-  }, 1000);
+    ticker = setTimeout(tick, fast ? 100 : 1000);
+  };
+  ticker = setTimeout(tick, 100);
 
   const deploy = (i: number) => {
     const actor = runtime.create({
@@ -159,6 +214,7 @@ export async function runLocal(options: LoadtestOptions, hooks: LocalRunHooks): 
 
   // All online (or out of time): note when, let the boot traffic drain, read idle memory.
   while (metrics.online < next && remaining() > 0) await sleep(50);
+  fast = false;
   if (metrics.everOnline === N) marks.allOnline = metrics.timeToOnline(1);
   const quiet = async () => {
     // Idle = no outstanding CALL on any charger: StatusNotifications after boot answered.
@@ -169,7 +225,7 @@ export async function runLocal(options: LoadtestOptions, hooks: LocalRunHooks): 
   let idle: MemoryReading | null = null;
   if (remaining() > 0 && metrics.online === N) {
     idle = await settledMemory();
-    marks.idleMeasuredAt = metrics.now();
+    if (idle) marks.idleMeasuredAt = metrics.now();
   }
 
   // Sessions, spread over one meter interval (at most 30 s) so meter values do not come in waves.
@@ -216,11 +272,22 @@ export async function runLocal(options: LoadtestOptions, hooks: LocalRunHooks): 
   while (undelivered() > 0 && performance.now() < stopDeadline) await sleep(100);
   const sessionsStopped = sessions - undelivered();
 
-  clearInterval(ticker);
-  hooks.onSample?.(metrics.sample());
+  clearTimeout(ticker);
+  hooks.onSample?.(metrics.sample(fast ? 0.1 : 1));
   const totalCpu = cpuPercent(process.cpuUsage(cpuAtStart), metrics.now() * 1000);
   for (const actor of actors) actor?.stop();
-  return { metrics, marks, baseline, idle, peakRss, sessions, sessionsStopped, steadyCpu, totalCpu };
+  return {
+    metrics,
+    marks,
+    baseline,
+    idle,
+    warmupChargers: WARMUP_CHARGERS,
+    peakRss,
+    sessions,
+    sessionsStopped,
+    steadyCpu,
+    totalCpu,
+  };
 }
 
 const cpuPercent = (usage: NodeJS.CpuUsage, wallMs: number) =>

@@ -128,12 +128,12 @@ export async function runViaApi(options: LoadtestOptions, hooks: ViaApiHooks): P
         (metrics.now() * 1000)) *
         1000,
     ) / 10;
-  const nothing = { rss: 0, heapUsed: 0 };
   return {
     metrics,
     marks,
-    baseline: nothing,
+    baseline: null,
     idle: null,
+    warmupChargers: 0,
     peakRss: 0,
     sessions: 0,
     sessionsStopped: 0,

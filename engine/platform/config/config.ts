@@ -41,11 +41,18 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9_-]+$/)
     .default('evsim'),
   DATA_DIR: z.string().default('./.data'),
+  NODE_ID: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 letters, digits, dots, dashes or underscores')
+      .optional(),
+  ),
   AUTH_JWT_SECRET: optionalString,
   AUTH_JWKS_URL: optionalString.pipe(z.url().optional()),
   AUTH_ISSUER: optionalString,
   AUTH_AUDIENCE: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   BODY_LIMIT: z.string().default('1mb'),
   PUBLIC_URL: optionalString,
   OCPI_TIMEOUT_MS: intFrom(10_000, 1),
@@ -82,8 +89,12 @@ export type Config = {
   mqttUrl?: string;
   mqttTopicPrefix: string;
   dataDir: string;
+  /** This engine node's stable name (its MQTT session); unset: one generated once and kept in DATA_DIR. */
+  nodeId?: string;
   auth: { jwtSecret?: string; jwksUrl?: string; issuer?: string; audience?: string };
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** `json` lines, a compact `pretty` line for a person, or `auto`: pretty on a terminal, else JSON. */
+  logFormat: z.infer<typeof envSchema>['LOG_FORMAT'];
   bodyLimit: string;
   publicUrl?: string;
   ocpiTimeoutMs: number;
@@ -129,6 +140,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mqttUrl: e.MQTT_URL,
     mqttTopicPrefix: e.MQTT_TOPIC_PREFIX,
     dataDir: resolve(e.DATA_DIR),
+    nodeId: e.NODE_ID,
     auth: {
       jwtSecret: e.AUTH_JWT_SECRET,
       jwksUrl: e.AUTH_JWKS_URL,
@@ -136,6 +148,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       audience: e.AUTH_AUDIENCE,
     },
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     bodyLimit: e.BODY_LIMIT,
     publicUrl: e.PUBLIC_URL,
     ocpiTimeoutMs: e.OCPI_TIMEOUT_MS,

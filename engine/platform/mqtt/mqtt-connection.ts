@@ -1,5 +1,9 @@
 // The engine's one MQTT client. It reconnects by itself; `connected` is what health reports
-// and what the command producer checks before accepting work.
+// and what the command producer checks before accepting work. The session is persistent
+// (clean: false) under a client id that is stable per node and topic prefix, so a broker that
+// outlives the node (Mosquitto) keeps the node's subscriptions and its unacknowledged QoS 1
+// messages across a reconnect or a restart. The database stays the truth: see docs/commands.md.
+import { createHash } from 'node:crypto';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { Logger } from '../log/logger.ts';
 
@@ -9,14 +13,28 @@ export interface MqttConnection {
   close(): Promise<void>;
 }
 
-export async function connectMqtt(url: string, log: Logger, waitMs = 5_000): Promise<MqttConnection> {
+/**
+ * The node's client id: one per (topic prefix, node id), so two services sharing a broker under
+ * different prefixes never take each other's session. 22 characters: MQTT 3.1.1 brokers must
+ * accept up to 23.
+ */
+export function mqttClientId(topicPrefix: string, nodeId: string): string {
+  return `evsim-${createHash('sha256').update(`${topicPrefix}/${nodeId}`).digest('hex').slice(0, 16)}`;
+}
+
+export async function connectMqtt(
+  url: string,
+  log: Logger,
+  opts: { clientId: string; waitMs?: number },
+): Promise<MqttConnection> {
+  const waitMs = opts.waitMs ?? 5_000;
   const client = mqtt.connect(url, {
     // 3.1.1: the embedded broker (aedes) refuses MQTT 5.
     protocolVersion: 4,
     reconnectPeriod: 1_000,
     connectTimeout: 5_000,
-    clientId: `evsim-${process.pid}-${Math.random().toString(36).slice(2, 10)}`,
-    clean: true,
+    clientId: opts.clientId,
+    clean: false,
   });
   let wasConnected = false;
   client.on('connect', () => {

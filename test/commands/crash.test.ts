@@ -1,0 +1,257 @@
+// Commands across a crash (issue 13, docs/commands.md): the service runs as a child process with
+// five chargers against the strict central system of this process, which counts every proxied
+// DataTransfer by charger and messageId. The service is killed with SIGKILL and started again on
+// the same data. What the database said at the moment of the kill decides what each command must
+// end as: queued or received (never handed to a charger) -> run after the restart, exactly once;
+// sent (handed over, no outcome recorded) -> interrupted, never run again; final -> unchanged.
+// The central system can hold its answers (commands stay sent) and its BootNotification answers
+// (restarted chargers are not back, so their commands stay received).
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { MODE } from '../support/service.ts';
+import { startStrictCsms, type StrictCsms } from '../support/strict-csms.ts';
+import { deploymentsOf, eventually, locationBody, type As } from '../deployments/deployment-helpers.ts';
+import { startChildService, type ChildService } from './child-service.ts';
+import { FINAL, type CommandRecord } from './command-helpers.ts';
+
+const CHARGERS = 5;
+const PER_CHARGER = 100;
+/** Requests in flight at once while queueing. */
+const PARALLEL = 10;
+
+interface Sent {
+  id: string;
+  identity: string;
+  messageId: string;
+}
+
+describe(`commands across a SIGKILL (${MODE})`, () => {
+  let csms: StrictCsms;
+  let svc: ChildService;
+  let as: As;
+  let locationId: string;
+  /** DataTransfers the central system received, by `${identity} ${messageId}`, with the service run. */
+  const arrivals = new Map<string, number[]>();
+  let run = 1;
+  /** Answers the central system holds back (messageId starting with `hold`), released at the end. */
+  const held: Array<() => void> = [];
+  /** While true, BootNotifications are not answered: a charger that reconnects stays registering. */
+  let holdBoots = false;
+  const heldBoots: Array<() => void> = [];
+
+  before(async () => {
+    csms = await startStrictCsms({
+      handlers: {
+        BootNotification: () => {
+          const accepted = { status: 'Accepted', currentTime: new Date().toISOString(), interval: 300 };
+          if (!holdBoots) return accepted;
+          return new Promise((resolve) => heldBoots.push(() => resolve(accepted)));
+        },
+        DataTransfer: (p, client) => {
+          const key = `${client.identity} ${p.messageId}`;
+          arrivals.set(key, [...(arrivals.get(key) ?? []), run]);
+          if (String(p.messageId).startsWith('hold'))
+            return new Promise((resolve) => held.push(() => resolve({ status: 'Accepted' })));
+          return { status: 'Accepted' };
+        },
+      },
+    });
+    svc = await startChildService();
+    as = svc.as('org-crash');
+    const res = await as('POST', '/evcharger/location', { body: locationBody('CRASH', CHARGERS, csms.url) });
+    assert.equal(res.status, 202, res.text);
+    locationId = res.body.location_id;
+    await eventually(
+      () => deploymentsOf(as, locationId),
+      (list) => list.length === CHARGERS && list.every((d) => d.stage === 'online'),
+      30_000,
+    );
+  });
+
+  after(async () => {
+    for (const answer of [...held, ...heldBoots]) answer();
+    await svc?.close();
+    await csms?.close();
+  });
+
+  /** PER_CHARGER location-wide proxy DataTransfers: one command per charger each; all must be 202. */
+  async function queue(prefix: string): Promise<Sent[]> {
+    const sent: Sent[] = [];
+    for (let i = 0; i < PER_CHARGER; i += PARALLEL) {
+      const batch = Array.from({ length: Math.min(PARALLEL, PER_CHARGER - i) }, async (_x, j) => {
+        const messageId = `${prefix}-${i + j}`;
+        const res = await as('POST', '/evcharger/commands/proxy-message', {
+          body: {
+            target: { location_id: locationId },
+            payload: { action: 'DataTransfer', payload: { vendorId: 'evsim', messageId } },
+          },
+        });
+        assert.equal(res.status, 202, res.text);
+        assert.equal(res.body.queued_count, CHARGERS, res.text);
+        for (const r of res.body.results) sent.push({ id: r.command.id, identity: r.identity, messageId });
+      });
+      await Promise.all(batch);
+    }
+    assert.equal(sent.length, CHARGERS * PER_CHARGER);
+    return sent;
+  }
+
+  async function statusesInDatabase(): Promise<Map<string, string>> {
+    const rows = await svc.queryWhileDown<{ id: string; status: string }>(
+      'SELECT id::text AS id, status FROM evc_commands',
+    );
+    return new Map(rows.map((r) => [r.id, r.status]));
+  }
+
+  async function finalRecords(sent: Sent[]): Promise<Map<string, CommandRecord>> {
+    const records = new Map<string, CommandRecord>();
+    await eventually(
+      async () => {
+        const open = sent.filter((s) => !FINAL.includes(records.get(s.id)?.status ?? ''));
+        for (let i = 0; i < open.length; i += 25)
+          await Promise.all(
+            open.slice(i, i + 25).map(async (s) => {
+              const res = await as<CommandRecord>('GET', `/evcharger/commands/${s.id}`);
+              if (res.status === 200) records.set(s.id, res.body);
+            }),
+          );
+        return sent.filter((s) => !FINAL.includes(records.get(s.id)?.status ?? '')).length;
+      },
+      (open) => open === 0,
+      30_000,
+    );
+    return records;
+  }
+
+  const arrivalsOf = (s: Sent) => arrivals.get(`${s.identity} ${s.messageId}`) ?? [];
+
+  /** Polls E16 until every command has the status. */
+  const allAt = (sent: Sent[], status: string) =>
+    eventually(
+      async () => {
+        const records = await Promise.all(
+          sent.map((s) =>
+            as<CommandRecord>('GET', `/evcharger/commands/${s.id}`).then((r) => r.body?.status),
+          ),
+        );
+        return records.filter((st) => st === status).length;
+      },
+      (n) => n === sent.length,
+      30_000,
+    );
+
+  const bootsIn = (from: number) =>
+    new Set(
+      csms.received
+        .slice(from)
+        .filter((r) => r.action === 'BootNotification')
+        .map((r) => r.identity),
+    ).size;
+
+  test('SIGKILL right after 500 commands were accepted: every command ends final, none runs twice, every one not handed over runs after the restart', async (t) => {
+    const sent = await queue('burst');
+    await svc.kill9();
+    const atKill = await statusesInDatabase();
+    run = 2;
+    await svc.restart();
+    const records = await finalRecords(sent);
+
+    const tally: Record<string, number> = {};
+    for (const s of sent) {
+      const before = atKill.get(s.id);
+      const record = records.get(s.id)!;
+      const seen = arrivalsOf(s);
+      tally[`${before} -> ${record.status}`] = (tally[`${before} -> ${record.status}`] ?? 0) + 1;
+      assert.ok(
+        seen.length <= 1,
+        `${s.identity} ${s.messageId} reached the central system ${seen.length} times`,
+      );
+      switch (before) {
+        case 'queued':
+        case 'received':
+          assert.equal(record.status, 'completed', JSON.stringify(record));
+          assert.deepEqual(seen, [2], `${s.messageId} runs after the restart`);
+          break;
+        case 'sent':
+          assert.equal(record.status, 'interrupted', JSON.stringify(record));
+          assert.equal(record.error?.code, 'INTERRUPTED');
+          assert.ok(!seen.includes(2), `${s.messageId} is not run again`);
+          break;
+        case 'completed':
+          assert.equal(record.status, 'completed');
+          assert.deepEqual(seen, [1]);
+          break;
+        default:
+          assert.fail(`${s.id} was ${before} at the kill and is ${record.status} now`);
+      }
+    }
+    t.diagnostic(`status at the kill -> final: ${JSON.stringify(tally)}`);
+    assert.deepEqual(csms.schemaErrors, []);
+  });
+
+  test('SIGKILL while the chargers reconnect after a restart: the commands held for them run after the next start, once each', async () => {
+    // Restarted, the chargers reconnect and wait for their BootNotification answers: not back yet.
+    holdBoots = true;
+    await svc.kill9();
+    run = 3;
+    const from = csms.received.length;
+    await svc.restart();
+    await csms.waitFor(() => bootsIn(from) === CHARGERS, 30_000);
+    const sent = await queue('wait');
+    // Accepted and received by the node, not handed to a charger that is not back.
+    await allAt(sent, 'received');
+    await svc.kill9();
+    const atKill = await statusesInDatabase();
+    assert.ok(
+      sent.every((s) => atKill.get(s.id) === 'received'),
+      'every command was received and none handed over at the kill',
+    );
+    assert.ok(sent.every((s) => arrivalsOf(s).length === 0));
+
+    holdBoots = false;
+    run = 4;
+    await svc.restart();
+    const records = await finalRecords(sent);
+    for (const s of sent) {
+      assert.equal(records.get(s.id)!.status, 'completed', JSON.stringify(records.get(s.id)));
+      assert.deepEqual(arrivalsOf(s), [4], `${s.identity} ${s.messageId} ran once, after the restart`);
+    }
+    assert.deepEqual(csms.schemaErrors, []);
+  });
+
+  test('SIGKILL between hand-over and result: every command handed over ends interrupted and is never run again', async () => {
+    await eventually(
+      () => deploymentsOf(as, locationId),
+      (list) => list.every((d) => d.stage === 'online'),
+    );
+    const sent = await queue('hold');
+    // Every command is handed over (sent) while the central system holds its answers.
+    await allAt(sent, 'sent');
+    await svc.kill9();
+    const atKill = await statusesInDatabase();
+    assert.ok(
+      sent.every((s) => atKill.get(s.id) === 'sent'),
+      'every command was handed over at the kill',
+    );
+    run = 5;
+    await svc.restart();
+    const records = await finalRecords(sent);
+    for (const s of sent) {
+      assert.equal(records.get(s.id)!.status, 'interrupted', JSON.stringify(records.get(s.id)));
+      assert.ok(arrivalsOf(s).length <= 1);
+    }
+    // The chargers work after the restart, and a command queued now runs; still nothing ran twice.
+    await eventually(
+      () => deploymentsOf(as, locationId),
+      (list) => list.every((d) => d.stage === 'online'),
+    );
+    const after = await queue('after');
+    const afterRecords = await finalRecords(after);
+    for (const s of after) {
+      assert.equal(afterRecords.get(s.id)!.status, 'completed');
+      assert.deepEqual(arrivalsOf(s), [5]);
+    }
+    for (const s of sent) assert.ok(!arrivalsOf(s).includes(5), `${s.messageId} is not run again`);
+    assert.deepEqual(csms.schemaErrors, []);
+  });
+});
