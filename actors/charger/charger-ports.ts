@@ -34,5 +34,4 @@ export type {
 export { LINK_ID } from './core/events.ts';
 export type { ChargerClock } from './core/clock.ts';
 export { REAL_CLOCK } from './core/clock.ts';
-export type { ConfigurationCommand } from './core/wire.ts';
 export { SNAPSHOT_VERSION } from './charger-snapshot.ts';

@@ -4,7 +4,7 @@
 // component/variable pairs, and each connector is an EVSE with one connector (evse.id = the
 // charger's connector id, connectorId 1).
 import type { ChargerContext, Connector, ConnectorStatus } from '../core/context.ts';
-import type { ChangeCause, OcppWire, OutboundCall, StopCause } from '../core/wire.ts';
+import type { ChangeCause, OcppWire, OutboundCall, StartCause, StopCause } from '../core/wire.ts';
 import { SETTINGS, getSetting } from '../core/settings.ts';
 import { authStatus, bootResult, call, iso } from '../wire/basics.ts';
 import { meterValue, type WriteReading } from '../wire/sampled-values.ts';
@@ -34,6 +34,12 @@ const STOP: Record<StopCause, { trigger: string; reason: string }> = {
   unlock: { trigger: 'UnlockCommand', reason: 'Other' },
   fault: { trigger: 'AbnormalCondition', reason: 'Other' },
   reboot: { trigger: 'ResetCommand', reason: 'Reboot' },
+};
+
+const START_TRIGGER: Record<StartCause, string> = {
+  authorized: 'Authorized',
+  plugged: 'CablePluggedIn',
+  remote: 'RemoteStart',
 };
 
 const CHANGE_TRIGGER: Record<ChangeCause, string> = {
@@ -124,14 +130,10 @@ export const ocpp2Wire: OcppWire = {
   transactionId: (ctx, ref, now) => `${ctx.identity.slice(0, 20)}-${ref}-${now.toString(36)}`.slice(-36),
 
   txStarted: (ctx, c, cause, at) =>
-    transactionEvent(
-      ctx,
-      c,
-      'Started',
-      cause === 'remote' ? 'RemoteStart' : cause === 'plugged' ? 'CablePluggedIn' : 'Authorized',
-      at,
-      { context: 'Transaction.Begin', withToken: true },
-    ),
+    transactionEvent(ctx, c, 'Started', START_TRIGGER[cause], at, {
+      context: 'Transaction.Begin',
+      withToken: true,
+    }),
 
   txUpdated: (ctx, c, cause, at) =>
     transactionEvent(ctx, c, 'Updated', CHANGE_TRIGGER[cause], at, {
