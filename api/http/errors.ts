@@ -78,6 +78,11 @@ export function errorMiddleware() {
   };
 }
 
+/** V8 quotes a piece of the body in JSON.parse errors: it may hold a secret, so it is not echoed. */
+function withoutSnippet(message: string): string {
+  return message.replace(/,\s*(?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/, ' (not valid JSON)');
+}
+
 function respond(ctx: Context, err: unknown): void {
   if (err instanceof ValidationError) {
     ctx.status = 422;
@@ -97,7 +102,14 @@ function respond(ctx: Context, err: unknown): void {
   if (e && (e.type === 'entity.parse.failed' || (err instanceof SyntaxError && e.status === 400))) {
     ctx.status = 422;
     ctx.body = {
-      detail: [{ loc: ['body'], msg: 'JSON decode error', type: 'json_invalid', ctx: { error: e.message } }],
+      detail: [
+        {
+          loc: ['body'],
+          msg: 'JSON decode error',
+          type: 'json_invalid',
+          ctx: { error: withoutSnippet(e.message) },
+        },
+      ],
     };
     return;
   }

@@ -107,6 +107,32 @@ export function dateTimeString() {
 
 // ---- zod issue -> 422 entries ----
 
+/**
+ * Fields whose values are secrets: a 422 never echoes them, nor an object holding them
+ * (charger security, roaming credentials tokens, imported private keys, headers).
+ */
+const SECRET_FIELDS: ReadonlySet<PropertyKey> = new Set([
+  'password',
+  'client_key_pem',
+  'private_key_pem',
+  'token',
+  'authorization',
+]);
+const REDACTED = '[redacted]';
+
+function redacted(path: readonly PropertyKey[], input: unknown): unknown {
+  if (path.some((p) => SECRET_FIELDS.has(p))) return REDACTED;
+  return withoutSecrets(input);
+}
+
+function withoutSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSecrets);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, SECRET_FIELDS.has(k) ? REDACTED : withoutSecrets(v)]),
+  );
+}
+
 type Issue = z.core.$ZodIssue & { input?: unknown };
 
 function toIssues(issue: Issue, part: Part, root: unknown): ValidationIssue[] {
@@ -119,12 +145,12 @@ function toIssues(issue: Issue, part: Part, root: unknown): ValidationIssue[] {
       loc: [...loc, key],
       msg: 'Extra inputs are not permitted',
       type: 'extra_forbidden',
-      input: valueAt(root, [...issue.path, key]),
+      input: redacted([...issue.path, key], valueAt(root, [...issue.path, key])),
     }));
   }
   const { type, msg, ctx } = describe(issue);
   const entry: ValidationIssue = { loc, msg, type };
-  if (issue.input !== undefined) entry.input = issue.input;
+  if (issue.input !== undefined) entry.input = redacted(issue.path, issue.input);
   if (ctx) entry.ctx = ctx;
   return [entry];
 }

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { dateTimeString, intString } from '../http/validation.ts';
 import { RUNTIME_ACTIONS } from '../../engine/deployments/deployment-service.ts';
+import { chargerSecurity } from './charger-security.ts';
 
 /** E10's bound on `limit` (documented in the README). */
 export const EVENTS_LIMIT_MAX = 500;
@@ -51,6 +52,7 @@ export const createDeploymentBody = z.strictObject({
   ws_url: wsUrl.optional(),
   ocpp_version: ocppVersion.optional(),
   charger_name: z.string().max(255).optional(),
+  security: chargerSecurity.optional(),
 });
 
 function isTimeZone(zone: string): boolean {
@@ -70,6 +72,7 @@ const locationCharger = z.strictObject({
   ws_url: wsUrl.optional(),
   ocpp_version: ocppVersion.optional(),
   charger_name: z.string().max(255).optional(),
+  security: chargerSecurity.optional(),
 });
 
 export const createLocationBody = z.strictObject({

@@ -1,7 +1,7 @@
 // Charge points registered in the CPO area (E22), their Basic-auth credentials for the built-in
 // central system, and what the central system recorded about them (connectors, sessions).
 import { randomBytes } from 'node:crypto';
-import type { Queryable } from '../platform/db/database.ts';
+import type { Database, Queryable } from '../platform/db/database.ts';
 import { hashPassword } from '../platform/secrets/password-hash.ts';
 
 export interface ChargePointInput {
@@ -108,13 +108,39 @@ const INPUT_FIELDS = [
 ] as const;
 const JSON_FIELDS: ReadonlySet<string> = new Set(['parking_restrictions', 'capabilities']);
 
+/**
+ * Told about every password issued, inside the issuing transaction: the deployments engine hands
+ * it (sealed) to the virtual charger of that charge point, so a re-issue keeps it connecting.
+ */
+export type CredentialsListener = (
+  q: Queryable,
+  orgId: string,
+  chargePointId: string,
+  password: string,
+) => Promise<void>;
+
 function isoDates<T>(row: Record<string, unknown>): T {
   for (const [k, v] of Object.entries(row)) if (v instanceof Date) row[k] = v.toISOString();
   return row as T;
 }
 
 export class ChargePointStore {
-  constructor(private readonly db: Queryable) {}
+  readonly #listeners: CredentialsListener[] = [];
+
+  constructor(private readonly db: Database) {}
+
+  onCredentialsIssued(listener: CredentialsListener): void {
+    this.#listeners.push(listener);
+  }
+
+  /** The organization that registered an OCPP identity (identities are unique across the service). */
+  async ownerOf(chargePointId: string): Promise<string | undefined> {
+    const { rows } = await this.db.query<{ organization_id: string }>(
+      'SELECT organization_id FROM cpo_charge_points WHERE charge_point_id = $1',
+      [chargePointId],
+    );
+    return rows[0]?.organization_id;
+  }
 
   /** undefined when the OCPP identity is taken (by any organization). */
   async create(orgId: string, input: ChargePointInput): Promise<ChargePoint | undefined> {
@@ -142,7 +168,10 @@ export class ChargePointStore {
     return rows[0] && isoDates<ChargePoint>(rows[0]);
   }
 
-  /** A new random password (the previous one stops working); username is the OCPP identity. */
+  /**
+   * A new random password (the previous one stops working); username is the OCPP identity. The
+   * hash is stored; the listeners (the virtual charger of this identity) get the password.
+   */
   async issueCredentials(
     orgId: string,
     chargePointId: string,
@@ -150,12 +179,16 @@ export class ChargePointStore {
     // 24 base64url characters: within OCPP's 16-40 character password rule for every version.
     const password = randomBytes(18).toString('base64url');
     const salt = randomBytes(16).toString('base64url');
-    const { rowCount } = await this.db.query(
-      `UPDATE cpo_charge_points SET password_salt = $3, password_hash = $4, revision = revision + 1, updated_at = now()
-       WHERE organization_id = $1 AND charge_point_id = $2`,
-      [orgId, chargePointId, salt, hashPassword(password, salt)],
-    );
-    return rowCount ? { username: chargePointId, password } : undefined;
+    return this.db.tx(async (q) => {
+      const { rowCount } = await q.query(
+        `UPDATE cpo_charge_points SET password_salt = $3, password_hash = $4, revision = revision + 1, updated_at = now()
+         WHERE organization_id = $1 AND charge_point_id = $2`,
+        [orgId, chargePointId, salt, hashPassword(password, salt)],
+      );
+      if (!rowCount) return undefined;
+      for (const listener of this.#listeners) await listener(q, orgId, chargePointId, password);
+      return { username: chargePointId, password };
+    });
   }
 
   async connectors(orgId: string, chargePointId: string): Promise<ConnectorStatus[] | undefined> {

@@ -5,7 +5,9 @@ import type { ChargerModel, ChargerOcppVersion, StageEvent } from '../../actors/
 import type { CatalogModel, CatalogStore } from '../catalog/catalog-store.ts';
 import type { ChargePointStore } from '../cpo/charge-point-store.ts';
 import type { Logger } from '../platform/log/logger.ts';
+import type { ChargerCredentials } from './charger-credentials.ts';
 import type { ChargerHost } from './charger-host.ts';
+import { securityProblems, type ChargerSecurity } from './charger-security.ts';
 import type { DeploymentRow, DeploymentStore, NewDeployment } from './deployment-store.ts';
 import type { DeploymentWriteBehind } from './deployment-write-behind.ts';
 import type { Job, JobStore } from './job-store.ts';
@@ -23,6 +25,7 @@ export interface ChargerSpec {
   charger_name?: string;
   brand_slug?: string;
   connector_type?: string;
+  security?: ChargerSecurity;
 }
 
 /** A request that is well-formed but names what the catalog does not have. */
@@ -61,6 +64,7 @@ export interface DeploymentServiceDeps {
   writer: DeploymentWriteBehind;
   catalog: CatalogStore;
   chargePoints: ChargePointStore;
+  credentials: ChargerCredentials;
   log: Logger;
 }
 
@@ -81,7 +85,7 @@ export class DeploymentService {
   // ---- E5 / E6 ----
 
   async create(orgId: string, spec: ChargerSpec): Promise<CreateOutcome> {
-    const resolved = await this.#resolve(spec, []);
+    const resolved = await this.#resolve(orgId, spec, []);
     if ('problems' in resolved) return { kind: 'invalid', problems: resolved.problems };
     return this.#deploy(orgId, resolved.target);
   }
@@ -91,6 +95,7 @@ export class DeploymentService {
     const row = await this.d.store.get(orgId, deploymentId);
     if (!row) return false;
     await this.d.host.remove(row.id);
+    this.d.credentials.forget(row.id);
     return this.d.store.delete(orgId, row.id);
   }
 
@@ -115,10 +120,11 @@ export class DeploymentService {
           input: spec.identity,
         });
       seen.add(spec.identity);
-      const resolved = await this.#resolve({ ...spec, ocpp_version: spec.ocpp_version ?? defaultVersion }, [
-        'chargers',
-        i,
-      ]);
+      const resolved = await this.#resolve(
+        orgId,
+        { ...spec, ocpp_version: spec.ocpp_version ?? defaultVersion },
+        ['chargers', i],
+      );
       if ('problems' in resolved) problems.push(...resolved.problems);
       else targets.push(resolved.target);
     }
@@ -137,6 +143,7 @@ export class DeploymentService {
       ...this.d.host.idsOfLocation(locationId),
     ]);
     await this.d.host.removeAll([...ids]);
+    for (const id of ids) this.d.credentials.forget(id);
     return this.d.store.deleteLocation(orgId, locationId);
   }
 
@@ -230,13 +237,19 @@ export class DeploymentService {
           kind: 'conflict',
           detail: `Charger identity '${target.identity}' is registered at the built-in central system by another organization`,
         };
-    }
+    } else if (await this.d.credentials.takesOver(orgId, target.identity, target.ws_url))
+      return {
+        kind: 'conflict',
+        detail: `Charger identity '${target.identity}' is registered at this service's central system (${target.ws_url}) by another organization`,
+      };
     const row = await this.d.store.create(orgId, target);
     if (!row)
       return {
         kind: 'conflict',
         detail: `A deployment of charger identity '${target.identity}' already exists in this organization`,
       };
+    // Its credentials at the built-in central system: the hash there, the password sealed in the row.
+    if (!target.ws_url) await this.d.credentials.issueBuiltIn(orgId, target.identity);
     this.d.host.deploy(row);
     return { kind: 'created', row };
   }
@@ -259,6 +272,7 @@ export class DeploymentService {
   }
 
   async #resolve(
+    orgId: string,
     spec: ChargerSpec,
     at: Array<string | number>,
   ): Promise<{ target: DeployTarget } | { problems: Problem[] }> {
@@ -287,6 +301,7 @@ export class DeploymentService {
         msg: `Model '${model.slug}' does not speak ${version} (it supports ${model.ocpp_versions.join(', ')})`,
         input: spec.model,
       });
+    problems.push(...securityProblems(spec, at));
     if (problems.length > 0) return { problems };
     const target: DeployTarget = {
       identity: spec.identity,
@@ -298,6 +313,8 @@ export class DeploymentService {
     if (spec.charger_name) target.charger_name = spec.charger_name;
     if (spec.brand_slug) target.brand_slug = spec.brand_slug;
     if (spec.connector_type) target.connector_type = spec.connector_type;
+    // Sealed before it is stored anywhere (a location job keeps its targets as JSON).
+    if (spec.security) target.security = this.d.credentials.seal(orgId, spec.identity, spec.security);
     return { target };
   }
 }
