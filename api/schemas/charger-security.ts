@@ -38,7 +38,8 @@ const password = z
 type Ctx = z.core.$RefinementCtx<unknown>;
 
 function problem(ctx: Ctx, path: string, message: string, type = 'value_error'): void {
-  // No `input`: the 422 must never echo a secret (the validation helper also redacts by name).
+  // zod reports the whole object as the issue's input: the validation helper echoes nothing of a
+  // `security` object but its profile.
   ctx.addIssue({ code: 'custom', path: [path], message, params: { type } });
 }
 

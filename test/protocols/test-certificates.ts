@@ -14,6 +14,8 @@ export interface TestCertificates {
   /** A client certificate (CN = identity) signed by the other CA. */
   otherClientCert: string;
   otherClientKey: string;
+  /** Another client certificate of the first CA, for `identity`. */
+  issueClient(identity: string): Promise<{ cert: string; key: string }>;
 }
 
 export async function makeTestCertificates(clientIdentity: string): Promise<TestCertificates> {
@@ -35,5 +37,9 @@ export async function makeTestCertificates(clientIdentity: string): Promise<Test
     otherCa: other.certPem,
     otherClientCert: otherClient.certPem,
     otherClientKey: otherClient.keyPem,
+    async issueClient(identity) {
+      const c = await issueCertificate(ca, { commonName: identity, usage: 'client' });
+      return { cert: c.certPem, key: c.keyPem };
+    },
   };
 }
