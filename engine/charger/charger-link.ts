@@ -93,7 +93,12 @@ class Link implements ChargerSocketEvents {
       });
       return;
     }
-    const settings = this.opts.connectionSettings?.(identity, this.system);
+    let settings: SettingsLookup;
+    try {
+      settings = this.opts.connectionSettings?.(identity, this.system);
+    } catch (err) {
+      settings = Promise.reject(err); // e.g. a sealed value the secret box cannot open
+    }
     if (!(settings instanceof Promise)) return this.connect(base, settings);
     settings.then(
       (s) => this.connect(base, s),

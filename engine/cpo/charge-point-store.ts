@@ -1,7 +1,7 @@
 // Charge points registered in the CPO area (E22), their Basic-auth credentials for the built-in
 // central system, and what the central system recorded about them (connectors, sessions).
 import { randomBytes } from 'node:crypto';
-import type { Database, Queryable } from '../platform/db/database.ts';
+import type { Queryable } from '../platform/db/database.ts';
 import { hashPassword } from '../platform/secrets/password-hash.ts';
 
 export interface ChargePointInput {
@@ -109,15 +109,15 @@ const INPUT_FIELDS = [
 const JSON_FIELDS: ReadonlySet<string> = new Set(['parking_restrictions', 'capabilities']);
 
 /**
- * Told about every password issued, inside the issuing transaction: the deployments engine hands
- * it (sealed) to the virtual charger of that charge point, so a re-issue keeps it connecting.
+ * How an issued password reaches the virtual charger of its charge point (the deployments engine
+ * provides it): sealed for the charger, written in the same statement as the hash, so a re-issue
+ * keeps the charger connecting and no crash can leave the two apart.
  */
-export type CredentialsListener = (
-  q: Queryable,
-  orgId: string,
-  chargePointId: string,
-  password: string,
-) => Promise<void>;
+export interface CredentialsHandOver {
+  seal(orgId: string, chargePointId: string, password: string): string;
+  /** The deployments that got the password (after the statement). */
+  handedOver(orgId: string, chargePointId: string, sealed: string, deploymentIds: string[]): void;
+}
 
 function isoDates<T>(row: Record<string, unknown>): T {
   for (const [k, v] of Object.entries(row)) if (v instanceof Date) row[k] = v.toISOString();
@@ -125,12 +125,12 @@ function isoDates<T>(row: Record<string, unknown>): T {
 }
 
 export class ChargePointStore {
-  readonly #listeners: CredentialsListener[] = [];
+  #handOver: CredentialsHandOver | undefined;
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Queryable) {}
 
-  onCredentialsIssued(listener: CredentialsListener): void {
-    this.#listeners.push(listener);
+  handOverCredentials(to: CredentialsHandOver): void {
+    this.#handOver = to;
   }
 
   /** The organization that registered an OCPP identity (identities are unique across the service). */
@@ -170,7 +170,7 @@ export class ChargePointStore {
 
   /**
    * A new random password (the previous one stops working); username is the OCPP identity. The
-   * hash is stored; the listeners (the virtual charger of this identity) get the password.
+   * hash is stored; the virtual charger of this identity gets the password (sealed).
    */
   async issueCredentials(
     orgId: string,
@@ -179,16 +179,26 @@ export class ChargePointStore {
     // 24 base64url characters: within OCPP's 16-40 character password rule for every version.
     const password = randomBytes(18).toString('base64url');
     const salt = randomBytes(16).toString('base64url');
-    return this.db.tx(async (q) => {
-      const { rowCount } = await q.query(
-        `UPDATE cpo_charge_points SET password_salt = $3, password_hash = $4, revision = revision + 1, updated_at = now()
-         WHERE organization_id = $1 AND charge_point_id = $2`,
-        [orgId, chargePointId, salt, hashPassword(password, salt)],
-      );
-      if (!rowCount) return undefined;
-      for (const listener of this.#listeners) await listener(q, orgId, chargePointId, password);
-      return { username: chargePointId, password };
-    });
+    const sealed = this.#handOver?.seal(orgId, chargePointId, password) ?? null;
+    // One statement, so atomic without a transaction: the hash for the central system, the sealed
+    // password for the organization's virtual charger of this identity (deployed without ws_url).
+    const { rows } = await this.db.query<{ found: number; handed: string[] }>(
+      `WITH cp AS (
+         UPDATE cpo_charge_points SET password_salt = $3, password_hash = $4, revision = revision + 1, updated_at = now()
+         WHERE organization_id = $1 AND charge_point_id = $2 RETURNING id),
+       d AS (
+         UPDATE evc_deployments SET security_profile = 1, security_has_password = true,
+           security_has_client_cert = false, security_sealed = $5, updated_at = now()
+         WHERE $5::text IS NOT NULL AND organization_id = $1 AND identity = $2 AND ws_url IS NULL
+           AND EXISTS (SELECT 1 FROM cp)
+         RETURNING id::text AS id)
+       SELECT (SELECT count(*) FROM cp)::int AS found, COALESCE((SELECT array_agg(id) FROM d), '{}') AS handed`,
+      [orgId, chargePointId, salt, hashPassword(password, salt), sealed],
+    );
+    if (!rows[0]?.found) return undefined;
+    if (sealed && rows[0].handed.length > 0)
+      this.#handOver!.handedOver(orgId, chargePointId, sealed, rows[0].handed);
+    return { username: chargePointId, password };
   }
 
   async connectors(orgId: string, chargePointId: string): Promise<ConnectorStatus[] | undefined> {

@@ -14,7 +14,7 @@
 import { networkInterfaces } from 'node:os';
 import type { ChargePointStore } from '../cpo/charge-point-store.ts';
 import type { SettingsLookup } from '../charger/charger-runtime.ts';
-import type { Database, Queryable } from '../platform/db/database.ts';
+import type { Queryable } from '../platform/db/database.ts';
 import type { Logger } from '../platform/log/logger.ts';
 import type { SecretBox } from '../platform/secrets/secret-box.ts';
 import {
@@ -39,7 +39,7 @@ interface Entry {
 type Waiter = { resolve: (e: Entry | undefined) => void; reject: (err: unknown) => void };
 
 export interface ChargerCredentialsDeps {
-  db: Database;
+  db: Queryable;
   box: SecretBox;
   chargePoints: ChargePointStore;
   log: Logger;
@@ -58,9 +58,12 @@ export class ChargerCredentials {
   #loading = false;
 
   constructor(private readonly d: ChargerCredentialsDeps) {
-    d.chargePoints.onCredentialsIssued((q, orgId, identity, password) =>
-      this.#handOver(q, orgId, identity, password),
-    );
+    d.chargePoints.handOverCredentials({
+      seal: (orgId, identity, password) => sealSecrets(d.box, orgId, identity, 1, { password }).sealed!,
+      handedOver: (orgId, identity, sealed, ids) => {
+        for (const id of ids) this.#cache.set(id, { orgId, identity, builtin: true, sealed });
+      },
+    });
   }
 
   /** The sealed form of what a request gave, for the deployment row (and a location job). */
@@ -70,7 +73,7 @@ export class ChargerCredentials {
 
   /**
    * Issues the credentials of a new deployment at the built-in central system: the hash for the
-   * central system, the password sealed into the deployment (one transaction). false when the
+   * central system, the password sealed into the deployment (one statement). false when the
    * charge point is not the organization's.
    */
   async issueBuiltIn(orgId: string, identity: string): Promise<boolean> {
@@ -150,18 +153,6 @@ export class ChargerCredentials {
         .issueCredentials(e.orgId, e.identity)
         .then((c) => (c ? { password: c.password } : undefined));
     return undefined;
-  }
-
-  /** Inside the issuing transaction: the virtual charger of this charge point gets the password. */
-  async #handOver(q: Queryable, orgId: string, identity: string, password: string): Promise<void> {
-    const { sealed } = sealSecrets(this.d.box, orgId, identity, 1, { password });
-    const { rows } = await q.query<{ id: string }>(
-      `UPDATE evc_deployments SET security_profile = 1, security_has_password = true, security_has_client_cert = false,
-         security_sealed = $3, updated_at = now()
-       WHERE organization_id = $1 AND identity = $2 AND ws_url IS NULL RETURNING id::text AS id`,
-      [orgId, identity, sealed],
-    );
-    for (const { id } of rows) this.#cache.set(id, { orgId, identity, builtin: true, sealed });
   }
 
   /** Reads the deployments asked for while a query runs with the next query (one per batch). */

@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MODE, startTestService, type TestService } from '../support/service.ts';
 import { startStrictCsms, type StrictCsms } from '../support/strict-csms.ts';
+import { createSecretBox } from '../../engine/platform/secrets/secret-box.ts';
 import { DUAL_MODEL, eventsOf, eventually, type As } from '../deployments/deployment-helpers.ts';
 import {
   sealSecrets,
@@ -97,5 +98,24 @@ describe(`credential changes through the engine (${MODE})`, () => {
       () => eventsOf(as, 'CHG-1'),
       (ev) => ev[0]?.stage === 'online',
     );
+  });
+
+  test('a sealed value that cannot be opened (SECRETS_KEY changed) fails the attempt with SETTINGS_UNAVAILABLE; the process lives on', async () => {
+    const { rows } = await svc.service.platform.db.query<{ id: string }>(
+      `SELECT id::text AS id FROM evc_deployments WHERE organization_id = 'org-change' AND identity = 'CHG-1'`,
+    );
+    const other = sealSecrets(createSecretBox('another-key'), 'org-change', 'CHG-1', 1, { password: P3 });
+    await svc.service.platform.db.query('UPDATE evc_deployments SET security_sealed = $2 WHERE id = $1', [
+      rows[0].id,
+      other.sealed,
+    ]);
+    svc.service.deps.deployments.credentials.forget(rows[0].id);
+    await csms.clients.get('CHG-1')!.close({ code: 1001, force: true });
+    const events = await eventually(
+      () => eventsOf(as, 'CHG-1'),
+      (ev) => ev.some((e) => e.code === 'SETTINGS_UNAVAILABLE'),
+    );
+    assert.match(events.find((e) => e.code === 'SETTINGS_UNAVAILABLE')!.hint!, /could not be read/);
+    assert.equal((await as('GET', '/evcharger/deployments')).status, 200);
   });
 });
