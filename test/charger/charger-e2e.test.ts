@@ -695,7 +695,7 @@ for (const version of ['ocpp1.6', 'ocpp2.0.1'] as const satisfies readonly Charg
 
     test('security profile 2: Basic auth over wss:// with the server certificate checked', async () => {
       const id = `${tag}-TLS-BASIC`;
-      const certs = makeTestCertificates(id);
+      const certs = await makeTestCertificates(id);
       const tls = await startStrictCsms({
         protocols: [version],
         tls: { cert: certs.serverCert, key: certs.serverKey },
@@ -721,7 +721,7 @@ for (const version of ['ocpp1.6', 'ocpp2.0.1'] as const satisfies readonly Charg
 
     test('security profile 3: TLS client certificate over wss://', async () => {
       const id = `${tag}-TLS`;
-      const certs = makeTestCertificates(id);
+      const certs = await makeTestCertificates(id);
       const tls = await startStrictCsms({
         protocols: [version],
         tls: { cert: certs.serverCert, key: certs.serverKey, ca: certs.ca, requestCert: true },
