@@ -183,7 +183,8 @@ const SECRET_FIELDS: ReadonlySet<PropertyKey> = new Set([
   'authorization',
 ]);
 const SECRET_CONTAINER = 'security';
-const PUBLIC_IN_CONTAINER: ReadonlySet<PropertyKey> = new Set(['profile']);
+// The public view of a security object (what reads answer) is echoed too: its flags are booleans.
+const PUBLIC_IN_CONTAINER: ReadonlySet<PropertyKey> = new Set(['profile', 'has_password', 'has_client_cert']);
 const REDACTED = '[redacted]';
 
 function redacted(path: readonly PropertyKey[], input: unknown): unknown {

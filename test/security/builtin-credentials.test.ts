@@ -137,9 +137,9 @@ describe(`built-in central system credentials (${MODE})`, () => {
       assert.equal(located.status, 202);
       const events = await eventually(
         () => eventsOf(b, 'TAKE-X'),
-        (ev) => ev.some((e) => e.code === 'DEPLOY_FAILED'),
+        (ev) => ev.some((e) => e.code === 'IDENTITY_REGISTERED_ELSEWHERE'),
       );
-      assert.match(events.find((e) => e.code === 'DEPLOY_FAILED')!.hint!, /another organization/);
+      assert.match(events.find((e) => e.code === 'IDENTITY_REGISTERED_ELSEWHERE')!.hint!, /another organization/);
     });
 
     test('E5 reaching the endpoint under a name the service cannot recognize is refused at the upgrade (401); A keeps its charge point', async () => {
