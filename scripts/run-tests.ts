@@ -46,6 +46,6 @@ const result = spawnSync(
 const seconds = Math.round((Date.now() - started) / 1000);
 const took = seconds >= 60 ? `${Math.floor(seconds / 60)} min ${seconds % 60} s` : `${seconds} s`;
 console.log(
-  `${files.length} test file${files.length === 1 ? '' : 's'} ${result.status === 0 ? 'passed' : 'FAILED'} in ${took}.`,
+  `${files.length} test file${files.length === 1 ? '' : 's'} ran in ${took}: ${result.status === 0 ? 'all passed' : 'some FAILED (the failing tests are listed above under "failing tests")'}.`,
 );
 process.exit(result.status ?? 1);

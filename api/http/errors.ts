@@ -127,7 +127,14 @@ function respond(ctx: Context, thrown: unknown): void {
   if (e && (e.type === 'entity.parse.failed' || (err instanceof SyntaxError && e.status === 400))) {
     ctx.status = 422;
     ctx.body = {
-      detail: [{ loc: ['body'], msg: 'JSON decode error', type: 'json_invalid', ctx: { error: e.message } }],
+      detail: [
+        {
+          loc: ['body'],
+          msg: 'JSON decode error',
+          type: 'json_invalid',
+          ctx: { error: 'not valid JSON' },
+        },
+      ],
     };
     return;
   }

@@ -45,6 +45,11 @@ export function jsonDepth(text: string, limit = Infinity): number {
   return deepest;
 }
 
+/** V8 quotes a piece of the body in JSON.parse errors: it may hold a secret, so it is not echoed. */
+function withoutSnippet(message: string): string {
+  return message.replace(/,\s*(?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/, ' (not valid JSON)');
+}
+
 const jsonInvalid = (error: string) =>
   new ValidationError([{ loc: ['body'], msg: 'JSON decode error', type: 'json_invalid', ctx: { error } }]);
 
@@ -72,7 +77,7 @@ export function jsonBody(limit: string) {
         try {
           request.body = JSON.parse(text);
         } catch (err) {
-          throw jsonInvalid((err as Error).message);
+          throw jsonInvalid(withoutSnippet((err as Error).message));
         }
       }
     }

@@ -170,6 +170,52 @@ export function dateTimeString() {
 
 // ---- zod issue -> 422 entries ----
 
+/**
+ * Fields whose values are secrets: a 422 never echoes them, nor an object holding them
+ * (charger security, roaming credentials tokens, imported private keys, headers). Inside a
+ * charger's `security` only `profile` is echoed: a secret typed under a misspelt name stays hidden.
+ */
+const SECRET_FIELDS: ReadonlySet<PropertyKey> = new Set([
+  'password',
+  'client_key_pem',
+  'private_key_pem',
+  'token',
+  'authorization',
+]);
+const SECRET_CONTAINER = 'security';
+// The public view of a security object (what reads answer) is echoed too: its flags are booleans.
+const PUBLIC_IN_CONTAINER: ReadonlySet<PropertyKey> = new Set(['profile', 'has_password', 'has_client_cert']);
+const REDACTED = '[redacted]';
+
+function redacted(path: readonly PropertyKey[], input: unknown): unknown {
+  if (path.some((p) => SECRET_FIELDS.has(p))) return REDACTED;
+  const inside = path.indexOf(SECRET_CONTAINER);
+  if (inside >= 0) {
+    const below = path.slice(inside + 1);
+    if (below.length === 0) return containerView(input);
+    return PUBLIC_IN_CONTAINER.has(below[0]) ? input : REDACTED;
+  }
+  return withoutSecrets(input);
+}
+
+function containerView(value: unknown): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return REDACTED;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, PUBLIC_IN_CONTAINER.has(k) ? v : REDACTED]),
+  );
+}
+
+function withoutSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSecrets);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [
+      k,
+      SECRET_FIELDS.has(k) ? REDACTED : k === SECRET_CONTAINER ? containerView(v) : withoutSecrets(v),
+    ]),
+  );
+}
+
 type Issue = z.core.$ZodIssue & { input?: unknown };
 
 function toIssues(issue: Issue, part: Part, root: unknown): ValidationIssue[] {
@@ -182,12 +228,12 @@ function toIssues(issue: Issue, part: Part, root: unknown): ValidationIssue[] {
       loc: [...loc, key],
       msg: 'Extra inputs are not permitted',
       type: 'extra_forbidden',
-      input: valueAt(root, [...issue.path, key]),
+      input: redacted([...issue.path, key], valueAt(root, [...issue.path, key])),
     }));
   }
   const { type, msg, ctx } = describe(issue);
   const entry: ValidationIssue = { loc, msg, type };
-  if (issue.input !== undefined) entry.input = issue.input;
+  if (issue.input !== undefined) entry.input = redacted(issue.path, issue.input);
   if (ctx) entry.ctx = ctx;
   return [entry];
 }

@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import { dateTimeString, intString } from '../http/validation.ts';
 import { RUNTIME_ACTIONS } from '../../engine/deployments/deployment-service.ts';
+import { chargerSecurity } from './charger-security.ts';
+import { securityProblems } from '../../engine/deployments/charger-security.ts';
 
 /** E10's bound on `limit` (documented in the README). */
 export const EVENTS_LIMIT_MAX = 500;
@@ -45,13 +47,34 @@ export const wsUrl = z
 
 const modelSlug = z.string().min(1).max(128);
 
-export const createDeploymentBody = z.strictObject({
-  identity: chargerIdentity,
-  model: modelSlug,
-  ws_url: wsUrl.optional(),
-  ocpp_version: ocppVersion.optional(),
-  charger_name: z.string().max(255).optional(),
-});
+/**
+ * The security profile against the URL (2 and 3 need wss://, 0 and 1 ws://, none without ws_url):
+ * a rule of the body, so E5 and E7 answer it with a 422 naming the field.
+ */
+function securityMatchesUrl(
+  c: { ws_url?: string; security?: Parameters<typeof securityProblems>[0]['security'] },
+  ctx: z.core.$RefinementCtx<unknown>,
+): void {
+  for (const p of securityProblems(c, []))
+    ctx.addIssue({
+      code: 'custom',
+      path: p.loc,
+      message: p.msg,
+      input: p.input,
+      params: { type: 'value_error' },
+    });
+}
+
+export const createDeploymentBody = z
+  .strictObject({
+    identity: chargerIdentity,
+    model: modelSlug,
+    ws_url: wsUrl.optional(),
+    ocpp_version: ocppVersion.optional(),
+    charger_name: z.string().max(255).optional(),
+    security: chargerSecurity.optional(),
+  })
+  .superRefine(securityMatchesUrl);
 
 function isTimeZone(zone: string): boolean {
   try {
@@ -63,7 +86,7 @@ function isTimeZone(zone: string): boolean {
 }
 
 /** One charger of E7, named one by one (the spec's form). */
-const locationCharger = z.strictObject({
+const locationChargerFields = z.strictObject({
   identity: chargerIdentity,
   brand_slug: z.string().min(1).max(128).optional(),
   model: modelSlug,
@@ -71,6 +94,7 @@ const locationCharger = z.strictObject({
   ws_url: wsUrl.optional(),
   ocpp_version: ocppVersion.optional(),
   charger_name: z.string().max(255).optional(),
+  security: chargerSecurity.optional(),
 });
 
 /** Chargers in one location: the spec's list and the groups together. */
@@ -78,19 +102,24 @@ export const LOCATION_CHARGERS_MAX = 1000;
 /** A group's identities are its prefix and a number of at least three digits, e.g. DEPOT-001. */
 export const IDENTITY_PREFIX_MAX = 40;
 
+const locationCharger = locationChargerFields.superRefine(securityMatchesUrl);
+
 /**
  * `count` chargers alike, named `{identity_prefix}{number}`: the numbers continue after the highest
  * one the organization already uses with that prefix, so a body with groups (a template) can be
  * posted again and adds chargers instead of colliding with the first ones.
  */
-const chargerGroup = locationCharger.omit({ identity: true, charger_name: true }).extend({
-  count: z.number().int().min(1).max(LOCATION_CHARGERS_MAX),
-  identity_prefix: z
-    .string()
-    .min(1)
-    .max(IDENTITY_PREFIX_MAX)
-    .regex(/^[A-Za-z0-9._:-]+$/, 'identity_prefix may hold letters, digits and . _ : -'),
-});
+const chargerGroup = locationChargerFields
+  .omit({ identity: true, charger_name: true })
+  .extend({
+    count: z.number().int().min(1).max(LOCATION_CHARGERS_MAX),
+    identity_prefix: z
+      .string()
+      .min(1)
+      .max(IDENTITY_PREFIX_MAX)
+      .regex(/^[A-Za-z0-9._:-]+$/, 'identity_prefix may hold letters, digits and . _ : -'),
+  })
+  .superRefine(securityMatchesUrl);
 
 export type LocationChargerInput = z.infer<typeof locationCharger>;
 export type ChargerGroupInput = z.infer<typeof chargerGroup>;

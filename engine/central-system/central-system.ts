@@ -1,6 +1,6 @@
 // The built-in central system: OCPP-J 1.6, 2.0.1 and 2.1 at /ocpp/{charge_point_id} on the API's
-// HTTP server. Only registered charge points get in (404 otherwise), with Basic auth when they have
-// credentials (401). Presence, heartbeats and connector status go through a write-behind batch;
+// HTTP server. Only registered charge points get in (404 otherwise), and only with valid Basic
+// auth (401 otherwise; E22 says a charger needs credentials before it can connect). Presence, heartbeats and connector status go through a write-behind batch;
 // one keepalive sweep serves every connection; CSMS-to-charger calls arrive over MQTT, so any
 // process can ask the node that holds a charger's connection.
 import { randomBytes } from 'node:crypto';
@@ -144,10 +144,15 @@ export class CentralSystem {
     }
     const cp = await this.#lookup.find(identity);
     if (!cp) return refuseUpgrade(socket, 404, `Unknown charge point '${identity}'`);
-    if (cp.password_hash && !this.#authorized(cp, req.headers.authorization))
-      return refuseUpgrade(socket, 401, 'Basic authentication required', {
-        'WWW-Authenticate': 'Basic realm="OCPP", charset="UTF-8"',
-      });
+    if (!this.#authorized(cp, req.headers.authorization))
+      return refuseUpgrade(
+        socket,
+        401,
+        cp.password_hash
+          ? 'Basic authentication with the charge point identity and its password required'
+          : `Charge point '${identity}' has no credentials yet: POST /cpo/charge-points/${identity}/credentials issues them`,
+        { 'WWW-Authenticate': 'Basic realm="OCPP", charset="UTF-8"' },
+      );
     if (socket.destroyed) return;
 
     // Online in the database before the handshake completes: once the charger is connected,
@@ -214,6 +219,7 @@ export class CentralSystem {
     const creds = basicCredentials(header);
     return (
       !!creds &&
+      !!cp.password_hash &&
       creds.username === cp.charge_point_id &&
       passwordMatches(creds.password, cp.password_salt ?? '', cp.password_hash ?? '')
     );

@@ -1,7 +1,7 @@
 // The charger machine's `link` actor made real: one WebSocket (engine/ocpp/ws-client.ts) and one
 // RpcEndpoint per connection. Built once per process as a callback-actor logic; each invocation
 // holds only its socket, its endpoint and a short buffer, so thousands run side by side.
-import { fromCallback } from 'xstate';
+import { fromCallback, type AnyActorRef } from 'xstate';
 import type { LinkCommand, LinkEvent, LinkInput } from '../../actors/charger/charger-ports.ts';
 import {
   RpcEndpoint,
@@ -13,6 +13,9 @@ import {
 import { openChargerSocket, type ChargerSocket, type ChargerSocketEvents } from './ws-client.ts';
 import type { Logger } from '../platform/log/logger.ts';
 
+/** A charger's actor system (one per root actor). */
+export type ChargerSystem = AnyActorRef['system'];
+
 /** Per-charger connection secrets and transport options (security profiles 1-3). */
 export interface ChargerConnectionSettings {
   password?: string;
@@ -20,9 +23,19 @@ export interface ChargerConnectionSettings {
   localAddress?: string;
 }
 
+/** A lookup may answer now or later (secrets loaded from the database on a cache miss). */
+export type SettingsLookup =
+  ChargerConnectionSettings | undefined | Promise<ChargerConnectionSettings | undefined>;
+
 export interface ChargerLinkOptions {
   log: Logger;
-  connectionSettings?: (identity: string) => ChargerConnectionSettings | undefined;
+  /**
+   * Read per connection attempt, never kept in the machine (so never in a snapshot). `system` is
+   * the charger's actor system, one per root actor: the runtime maps it to the charger's key.
+   */
+  connectionSettings?: (identity: string, system: ChargerSystem) => SettingsLookup;
+  /** A connection attempt failed (after onFailure's hint was logged): e.g. drop cached credentials on HTTP_401. */
+  onConnectFailure?: (identity: string, system: ChargerSystem, code: string) => void;
   defaultCsmsUrl?: () => string | undefined;
   callTimeoutMs?: number;
   /** Overrides every charger's WebSocketPingInterval when set. */
@@ -65,11 +78,12 @@ class Link implements ChargerSocketEvents {
     readonly input: LinkInput,
     readonly sendBack: (event: LinkEvent) => void,
     readonly opts: ChargerLinkOptions,
+    readonly system: ChargerSystem,
   ) {}
 
   open(): void {
     if (this.stopped) return;
-    const { identity, version } = this.input;
+    const { identity } = this.input;
     const base = this.input.url ?? this.opts.defaultCsmsUrl?.();
     if (!base) {
       this.sendBack({
@@ -79,7 +93,30 @@ class Link implements ChargerSocketEvents {
       });
       return;
     }
-    const settings = this.opts.connectionSettings?.(identity);
+    let settings: SettingsLookup;
+    try {
+      settings = this.opts.connectionSettings?.(identity, this.system);
+    } catch (err) {
+      settings = Promise.reject(err); // e.g. a sealed value the secret box cannot open
+    }
+    if (!(settings instanceof Promise)) return this.connect(base, settings);
+    settings.then(
+      (s) => this.connect(base, s),
+      (err: unknown) => {
+        if (this.stopped) return;
+        this.opts.log.warn({ identity, err }, 'charger connection settings could not be read');
+        this.sendBack({
+          type: 'link.failed',
+          code: 'SETTINGS_UNAVAILABLE',
+          hint: `The connection settings of ${identity} could not be read (is the database reachable?); the charger retries.`,
+        });
+      },
+    );
+  }
+
+  connect(base: string, settings: ChargerConnectionSettings | undefined): void {
+    if (this.stopped) return;
+    const { identity, version } = this.input;
     const link = this; // eslint-disable-line @typescript-eslint/no-this-alias -- methods below are callbacks
     this.rpc = new RpcEndpoint({
       version,
@@ -131,6 +168,7 @@ class Link implements ChargerSocketEvents {
   onFailure(f: { code: string; hint: string }): void {
     this.rpc?.close();
     this.opts.log.debug({ identity: this.input.identity, code: f.code }, f.hint);
+    this.opts.onConnectFailure?.(this.input.identity, this.system, f.code);
     this.sendBack({ type: 'link.failed', code: f.code, hint: f.hint });
   }
 
@@ -219,8 +257,8 @@ class Link implements ChargerSocketEvents {
 }
 
 export function createChargerLink(opts: ChargerLinkOptions) {
-  return fromCallback<LinkCommand, LinkInput>(({ input, sendBack, receive }) => {
-    const link = new Link(input, sendBack, opts);
+  return fromCallback<LinkCommand, LinkInput>(({ input, sendBack, receive, system }) => {
+    const link = new Link(input, sendBack, opts, system);
     receive((cmd) => link.command(cmd));
     // A restored charger starts its old link and re-enters the stage (RESUME) in the same tick:
     // opening on the next microtask spares that first link a socket it would drop at once.

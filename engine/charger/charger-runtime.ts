@@ -15,14 +15,22 @@ import {
   createChargerLink,
   type ChargerConnectionSettings,
   type ChargerLinkOptions,
+  type ChargerSystem,
+  type SettingsLookup,
 } from './charger-link.ts';
 
-export type { ChargerConnectionSettings };
+export type { ChargerConnectionSettings, SettingsLookup };
 
 export interface ChargerRuntimeOptions {
   log: Logger;
-  /** Looked up each time a link opens, so credentials never enter persisted snapshots. */
-  connectionSettings?: (identity: string) => ChargerConnectionSettings | undefined;
+  /**
+   * Looked up each time a link opens, so credentials never enter persisted snapshots. `key` is what
+   * create/restore was given (the engine gives the deployment id: identities are unique per
+   * organization only).
+   */
+  connectionSettings?: (identity: string, key: string | undefined) => SettingsLookup;
+  /** A connection attempt failed with `code` (HTTP_401, TLS_ERROR, ...). */
+  onConnectFailure?: (identity: string, key: string | undefined, code: string) => void;
   /** Base ws URL used when the input has no url (the built-in central system, e.g. ws://127.0.0.1:8080/ocpp). */
   defaultCsmsUrl?: () => string | undefined;
   /** Default 30000. */
@@ -41,19 +49,25 @@ export type ChargerActor = Actor<ChargerMachine>;
 export interface ChargerRuntime {
   /** The machine with the real link provided, built once per process. */
   readonly machine: ChargerMachine;
-  /** A new root actor, error observer attached, not started. */
-  create(input: ChargerInput): ChargerActor;
+  /** A new root actor, error observer attached, not started; `key` names it to connectionSettings. */
+  create(input: ChargerInput, key?: string): ChargerActor;
   /**
    * A root actor from getPersistedSnapshot() JSON of this version or an earlier one (migrated),
    * not started: start it, then send RESUME. Throws for a snapshot it cannot restore (deploy afresh).
    */
-  restore(snapshot: unknown): ChargerActor;
+  restore(snapshot: unknown, key?: string): ChargerActor;
 }
 
 export function createChargerRuntime(opts: ChargerRuntimeOptions): ChargerRuntime {
+  // Each root actor has its own system, which its link sees: the key of the charger it belongs to.
+  const keys = new WeakMap<ChargerSystem, string>();
+  const { connectionSettings, onConnectFailure } = opts;
   const link = createChargerLink({
     log: opts.log,
-    connectionSettings: opts.connectionSettings,
+    connectionSettings:
+      connectionSettings && ((identity, system) => connectionSettings(identity, keys.get(system))),
+    onConnectFailure:
+      onConnectFailure && ((identity, system, code) => onConnectFailure(identity, keys.get(system), code)),
     defaultCsmsUrl: opts.defaultCsmsUrl,
     callTimeoutMs: opts.callTimeoutMs,
     pingIntervalSec: opts.pingIntervalSec,
@@ -63,7 +77,8 @@ export function createChargerRuntime(opts: ChargerRuntimeOptions): ChargerRuntim
   const machine = chargerMachine.provide({ actors: { link } });
 
   // An action that throws on a root without an error observer becomes an uncaughtException.
-  const observe = (actor: ChargerActor, identity: string): ChargerActor => {
+  const observe = (actor: ChargerActor, identity: string, key: string | undefined): ChargerActor => {
+    if (key !== undefined) keys.set(actor.system, key);
     actor.subscribe({
       error: (err) => opts.log.error({ identity, err }, 'charger actor failed'),
     });
@@ -72,17 +87,17 @@ export function createChargerRuntime(opts: ChargerRuntimeOptions): ChargerRuntim
 
   return {
     machine,
-    create(input) {
+    create(input, key) {
       const timings = opts.timings ? { ...opts.timings, ...input.timings } : input.timings;
       const actor = createActor(machine, {
         input: timings ? { ...input, timings } : input,
         clock: REAL_CLOCK,
       });
-      return observe(actor, input.identity);
+      return observe(actor, input.identity, key);
     },
-    restore(snapshot) {
+    restore(snapshot, key) {
       const actor = restoreFromSnapshot(machine, snapshot);
-      return observe(actor, actor.getSnapshot().context.identity);
+      return observe(actor, actor.getSnapshot().context.identity, key);
     },
   };
 }

@@ -64,17 +64,59 @@ const TLS_ERROR_CODES = new Set([
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 
-function httpHint(status: number, target: string, identity: string): string {
+// Hints say what to change through the API: the `security` object of E5 / E7 (docs/security.md).
+const FIX_PASSWORD =
+  'delete the deployment (E6) and deploy it again with security.password set to the password the central system expects (username = the identity)';
+const GIVE_PASSWORD =
+  "deploy it with security {profile: 1, password} on a ws:// URL or {profile: 2, password, ca_pem} on wss:// (E5 / E7); without ws_url the built-in central system issues the charger's credentials itself";
+
+function httpHint(status: number, target: string, opts: ChargerSocketOptions): string {
+  const { identity } = opts;
   switch (status) {
     case 401:
-      return `The central system refused the credentials of ${identity} (HTTP 401): check the charger's password (security profile 1/2).`;
+      return opts.password === undefined
+        ? `The central system requires credentials from ${identity} (HTTP 401) and the charger has none: ${GIVE_PASSWORD}.`
+        : `The central system refused the password of ${identity} (HTTP 401): ${FIX_PASSWORD}.`;
     case 403:
-      return `The central system does not allow ${identity} to connect (HTTP 403): is the charger registered there?`;
+      return `The central system does not allow ${identity} to connect (HTTP 403): is the charger registered there, under this identity?`;
     case 404:
-      return `No OCPP endpoint at ${target} (HTTP 404): check the central system URL and the charger identity.`;
+      return `No OCPP endpoint at ${target} (HTTP 404): check the central system URL and the charger identity (at the built-in central system: is the charge point registered in your organization?).`;
     default:
       return `The central system answered the WebSocket upgrade at ${target} with HTTP ${status}.`;
   }
+}
+
+/** OpenSSL's reason of a message such as '...:SSL routines:ssl3_read_bytes:tlsv13 alert certificate required:...'. */
+function tlsReason(message: string): string {
+  return /SSL routines:[^:]*:([^:]+):/.exec(message)?.[1] ?? message;
+}
+
+const UNTRUSTED = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+]);
+
+function tlsFailure(code: string, error: Error, opts: ChargerSocketOptions, host: string) {
+  const reason = tlsReason(error.message);
+  let hint: string;
+  if (UNTRUSTED.has(code))
+    hint = `The charger does not trust the certificate of ${host} (${reason}): give the CA certificate that signed it as security.ca_pem (profiles 2 and 3).`;
+  else if (code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+    hint = `The certificate of ${host} is not issued for that host name (${reason}): use a ws_url with a host the certificate names.`;
+  else if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID')
+    hint = `The certificate of ${host} is not valid now (${reason}): the central system must renew it.`;
+  else if (/certificate required/i.test(reason))
+    hint = `${host} requires a client certificate (${reason}): deploy the charger with security profile 3 (client_cert_pem, client_key_pem).`;
+  else if (
+    /unknown ca|bad certificate|certificate unknown|ECONNRESET/i.test(`${reason} ${code}`) &&
+    opts.tls?.cert
+  )
+    hint = `${host} refused the client certificate of ${opts.identity} (${reason}): give a client_cert_pem signed by a CA the central system trusts.`;
+  else hint = `The TLS handshake with ${host} failed: ${reason}.`;
+  return { code: 'TLS_ERROR' as const, hint };
 }
 
 function failureOf(
@@ -102,9 +144,11 @@ function failureOf(
       hint: `${host} did not complete the WebSocket handshake within ${opts.connectTimeoutMs ?? 10_000} ms.`,
     };
   }
-  if (TLS_ERROR_CODES.has(code) || code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL')) {
-    return { code: 'TLS_ERROR', hint: `The TLS handshake with ${host} failed: ${error.message}.` };
-  }
+  if (TLS_ERROR_CODES.has(code) || code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL'))
+    return tlsFailure(code, error, opts, host);
+  // TLS 1.3: a server that rejects the client certificate resets the connection after the handshake.
+  if (code === 'ECONNRESET' && target.startsWith('wss:') && opts.tls?.cert)
+    return tlsFailure(code, error, opts, host);
   if (error.message.includes('subprotocol')) {
     return {
       code: 'SUBPROTOCOL_REJECTED',
@@ -150,7 +194,7 @@ function onUnexpectedResponse(this: WebSocket, req: ClientRequest, res: Incoming
   const status = res.statusCode ?? 0;
   res.resume(); // drain the body so the socket can be freed
   req.destroy();
-  ws.fail({ code: `HTTP_${status}`, hint: httpHint(status, ws.target, ws.opts.identity) });
+  ws.fail({ code: `HTTP_${status}`, hint: httpHint(status, ws.target, ws.opts) });
 }
 
 function onError(this: WebSocket, error: Error): void {

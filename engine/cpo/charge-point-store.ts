@@ -108,13 +108,39 @@ const INPUT_FIELDS = [
 ] as const;
 const JSON_FIELDS: ReadonlySet<string> = new Set(['parking_restrictions', 'capabilities']);
 
+/**
+ * How an issued password reaches the virtual charger of its charge point (the deployments engine
+ * provides it): sealed for the charger, written in the same statement as the hash, so a re-issue
+ * keeps the charger connecting and no crash can leave the two apart.
+ */
+export interface CredentialsHandOver {
+  seal(orgId: string, chargePointId: string, password: string): string;
+  /** The deployments that got the password (after the statement). */
+  handedOver(orgId: string, chargePointId: string, sealed: string, deploymentIds: string[]): void;
+}
+
 function isoDates<T>(row: Record<string, unknown>): T {
   for (const [k, v] of Object.entries(row)) if (v instanceof Date) row[k] = v.toISOString();
   return row as T;
 }
 
 export class ChargePointStore {
+  #handOver: CredentialsHandOver | undefined;
+
   constructor(private readonly db: Queryable) {}
+
+  handOverCredentials(to: CredentialsHandOver): void {
+    this.#handOver = to;
+  }
+
+  /** The organization that registered an OCPP identity (identities are unique across the service). */
+  async ownerOf(chargePointId: string): Promise<string | undefined> {
+    const { rows } = await this.db.query<{ organization_id: string }>(
+      'SELECT organization_id FROM cpo_charge_points WHERE charge_point_id = $1',
+      [chargePointId],
+    );
+    return rows[0]?.organization_id;
+  }
 
   /** undefined when the OCPP identity is taken (by any organization). */
   async create(orgId: string, input: ChargePointInput): Promise<ChargePoint | undefined> {
@@ -142,7 +168,10 @@ export class ChargePointStore {
     return rows[0] && isoDates<ChargePoint>(rows[0]);
   }
 
-  /** A new random password (the previous one stops working); username is the OCPP identity. */
+  /**
+   * A new random password (the previous one stops working); username is the OCPP identity. The
+   * hash is stored; the virtual charger of this identity gets the password (sealed).
+   */
   async issueCredentials(
     orgId: string,
     chargePointId: string,
@@ -150,12 +179,26 @@ export class ChargePointStore {
     // 24 base64url characters: within OCPP's 16-40 character password rule for every version.
     const password = randomBytes(18).toString('base64url');
     const salt = randomBytes(16).toString('base64url');
-    const { rowCount } = await this.db.query(
-      `UPDATE cpo_charge_points SET password_salt = $3, password_hash = $4, revision = revision + 1, updated_at = now()
-       WHERE organization_id = $1 AND charge_point_id = $2`,
-      [orgId, chargePointId, salt, hashPassword(password, salt)],
+    const sealed = this.#handOver?.seal(orgId, chargePointId, password) ?? null;
+    // One statement, so atomic without a transaction: the hash for the central system, the sealed
+    // password for the organization's virtual charger of this identity (deployed without ws_url).
+    const { rows } = await this.db.query<{ found: number; handed: string[] }>(
+      `WITH cp AS (
+         UPDATE cpo_charge_points SET password_salt = $3, password_hash = $4, revision = revision + 1, updated_at = now()
+         WHERE organization_id = $1 AND charge_point_id = $2 RETURNING id),
+       d AS (
+         UPDATE evc_deployments SET security_profile = 1, security_has_password = true,
+           security_has_client_cert = false, security_sealed = $5, updated_at = now()
+         WHERE $5::text IS NOT NULL AND organization_id = $1 AND identity = $2 AND ws_url IS NULL
+           AND EXISTS (SELECT 1 FROM cp)
+         RETURNING id::text AS id)
+       SELECT (SELECT count(*) FROM cp)::int AS found, COALESCE((SELECT array_agg(id) FROM d), '{}') AS handed`,
+      [orgId, chargePointId, salt, hashPassword(password, salt), sealed],
     );
-    return rowCount ? { username: chargePointId, password } : undefined;
+    if (!rows[0]?.found) return undefined;
+    if (sealed && rows[0].handed.length > 0)
+      this.#handOver!.handedOver(orgId, chargePointId, sealed, rows[0].handed);
+    return { username: chargePointId, password };
   }
 
   async connectors(orgId: string, chargePointId: string): Promise<ConnectorStatus[] | undefined> {

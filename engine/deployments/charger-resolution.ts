@@ -2,6 +2,7 @@
 // E7 records it as the charger's failure (a code and a hint) and deploys the others.
 import type { ChargerModel, OcppVersion } from '../../actors/charger/charger-ports.ts';
 import type { CatalogModel } from '../catalog/catalog-store.ts';
+import type { ChargerSecurity, SealedSecurity } from './charger-security.ts';
 import type { NewDeployment } from './deployment-store.ts';
 
 /** One charger to deploy, as E5 or one entry of E7 names it. */
@@ -13,6 +14,8 @@ export interface ChargerSpec {
   charger_name?: string;
   brand_slug?: string;
   connector_type?: string;
+  /** Checked against ws_url by the request schema; sealed here before it is stored anywhere. */
+  security?: ChargerSecurity;
 }
 
 /** Why a charger cannot be deployed: the code of its `failed` stage event (E7) and E5's answer. */
@@ -36,9 +39,13 @@ export interface Problem {
 /** Models by slug; E7 shares one lookup per model among its chargers. */
 export type FindModel = (slug: string) => Promise<CatalogModel | undefined>;
 
+/** Seals a charger's secrets for its identity (a location job keeps its targets as JSON). */
+export type SealSecurity = (identity: string, security: ChargerSecurity) => SealedSecurity;
+
 export async function resolveCharger(
   spec: ChargerSpec,
   findModel: FindModel,
+  seal: SealSecurity,
 ): Promise<{ target: NewDeployment } | { problems: Problem[] }> {
   const model = await findModel(spec.model);
   if (!model)
@@ -79,6 +86,7 @@ export async function resolveCharger(
   if (spec.charger_name) target.charger_name = spec.charger_name;
   if (spec.brand_slug) target.brand_slug = spec.brand_slug;
   if (spec.connector_type) target.connector_type = spec.connector_type;
+  if (spec.security) target.security = seal(spec.identity, spec.security);
   return { target };
 }
 

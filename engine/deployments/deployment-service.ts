@@ -5,6 +5,8 @@ import type { OcppVersion, StageEvent } from '../../actors/charger/charger-ports
 import type { CatalogModel, CatalogStore } from '../catalog/catalog-store.ts';
 import type { ChargePointStore } from '../cpo/charge-point-store.ts';
 import type { Logger } from '../platform/log/logger.ts';
+import type { ChargerCredentials } from './charger-credentials.ts';
+import type { ChargerSecurity } from './charger-security.ts';
 import type { ChargerHost } from './charger-host.ts';
 import type { DeploymentRow, DeploymentStore, LocationFailure, NewDeployment } from './deployment-store.ts';
 import type { DeploymentWriteBehind } from './deployment-write-behind.ts';
@@ -72,6 +74,7 @@ export interface DeploymentServiceDeps {
   writer: DeploymentWriteBehind;
   catalog: CatalogStore;
   chargePoints: ChargePointStore;
+  credentials: ChargerCredentials;
   log: Logger;
 }
 
@@ -92,7 +95,7 @@ export class DeploymentService {
   // ---- E5 / E6 ----
 
   async create(orgId: string, spec: ChargerSpec): Promise<CreateOutcome> {
-    const resolved = await resolveCharger(spec, (slug) => this.d.catalog.findModel(slug));
+    const resolved = await resolveCharger(spec, (slug) => this.d.catalog.findModel(slug), this.#seal(orgId));
     if ('problems' in resolved) return { kind: 'invalid', problems: resolved.problems };
     return this.#deploy(orgId, resolved.target);
   }
@@ -102,6 +105,7 @@ export class DeploymentService {
     const row = await this.d.store.get(orgId, deploymentId);
     if (!row) return false;
     await this.d.host.remove(row.id);
+    this.d.credentials.forget(row.id);
     return this.d.store.delete(orgId, row.id);
   }
 
@@ -146,6 +150,7 @@ export class DeploymentService {
       const outcome = await resolveCharger(
         { ...spec, ocpp_version: spec.ocpp_version ?? req.ocppVersion },
         findModel,
+        this.#seal(orgId),
       );
       if ('target' in outcome) resolved.push(outcome.target);
       else
@@ -193,6 +198,7 @@ export class DeploymentService {
       ...this.d.host.idsOfLocation(locationId),
     ]);
     await this.d.host.removeAll([...ids]);
+    for (const id of ids) this.d.credentials.forget(id);
     return this.d.store.deleteLocation(orgId, locationId);
   }
 
@@ -299,11 +305,19 @@ export class DeploymentService {
     if (!target.ws_url) {
       const registered = await this.#ensureChargePoint(orgId, target);
       if (!registered) return { kind: 'conflict', ...registeredElsewhere(target.identity) };
-    }
+    } else if (await this.d.credentials.takesOver(orgId, target.identity, target.ws_url))
+      return { kind: 'conflict', ...registeredElsewhere(target.identity) };
     const row = await this.d.store.create(orgId, target);
     if (!row) return { kind: 'conflict', ...identityTaken(target.identity) };
+    // Its credentials at the built-in central system: the hash there, the password sealed in the row.
+    if (!target.ws_url) await this.d.credentials.issueBuiltIn(orgId, target.identity);
     this.d.host.deploy(row);
     return { kind: 'created', row };
+  }
+
+  #seal(orgId: string) {
+    return (identity: string, security: ChargerSecurity) =>
+      this.d.credentials.seal(orgId, identity, security);
   }
 
   /** A charger without ws_url connects to the built-in central system: its charge point must exist. */

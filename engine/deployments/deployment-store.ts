@@ -2,6 +2,7 @@
 // from the stage-event log), never from a live actor.
 import type { ChargerModel, OcppVersion, Stage, StageOutcome } from '../../actors/charger/charger-ports.ts';
 import type { Queryable } from '../platform/db/database.ts';
+import type { SealedSecurity } from './charger-security.ts';
 
 export interface DeploymentRow {
   id: string;
@@ -30,6 +31,8 @@ export interface NewDeployment {
   brand_slug?: string;
   connector_type?: string;
   location_id?: string;
+  /** Sealed: this target is stored as JSON in location jobs too. */
+  security?: SealedSecurity;
 }
 
 /**
@@ -73,8 +76,9 @@ export class DeploymentStore {
   async create(orgId: string, d: NewDeployment): Promise<DeploymentRow | undefined> {
     const { rows } = await this.db.query<DeploymentRow>(
       `INSERT INTO evc_deployments (organization_id, identity, model, charger_model, ocpp_version, ws_url,
-         charger_name, brand_slug, connector_type, location_id)
-       VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10)
+         charger_name, brand_slug, connector_type, location_id, security_profile, security_has_password,
+         security_has_client_cert, security_sealed)
+       VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
        ON CONFLICT (organization_id, identity) DO NOTHING
        RETURNING ${ROW}`,
       [
@@ -88,6 +92,11 @@ export class DeploymentStore {
         d.brand_slug ?? null,
         d.connector_type ?? null,
         d.location_id ?? null,
+        // Without ws_url: profile 1 with credentials the built-in central system issues.
+        d.security?.profile ?? (d.ws_url ? 0 : 1),
+        d.security?.has_password ?? false,
+        d.security?.has_client_cert ?? false,
+        d.security?.sealed ?? null,
       ],
     );
     return rows[0];

@@ -7,6 +7,7 @@ import type { CatalogStore } from '../catalog/catalog-store.ts';
 import type { ChargePointStore } from '../cpo/charge-point-store.ts';
 import { createChargerRuntime } from '../charger/charger-runtime.ts';
 import { createChargerInspector, type ChargerInspector } from '../charger/charger-inspector.ts';
+import { ChargerCredentials } from './charger-credentials.ts';
 import { ChargerHost } from './charger-host.ts';
 import { DeploymentStore } from './deployment-store.ts';
 import { DeploymentService } from './deployment-service.ts';
@@ -19,6 +20,8 @@ export interface DeploymentsEngine {
   store: DeploymentStore;
   events: StageEventStore;
   host: ChargerHost;
+  /** Sealed credentials of the chargers, per connection attempt (the seam for credential changes). */
+  credentials: ChargerCredentials;
   /** Rehydrates the chargers that should run and resumes unfinished background jobs. */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -41,9 +44,19 @@ export function createDeploymentsEngine(platform: Platform, deps: DeploymentsEng
     ? createChargerInspector(config.inspect, log)
     : undefined;
   const { connecting, registering, offline } = config.stageDeadlines;
+  const credentials = new ChargerCredentials({
+    db,
+    box: platform.secrets,
+    chargePoints: deps.chargePoints,
+    log,
+    csmsUrl: deps.csmsUrl,
+    publicUrl: config.publicUrl,
+  });
   const runtime = createChargerRuntime({
     log,
     defaultCsmsUrl: deps.csmsUrl,
+    connectionSettings: (_identity, deploymentId) => credentials.settingsFor(deploymentId),
+    onConnectFailure: (_identity, deploymentId, code) => credentials.connectFailed(deploymentId, code),
     timings: {
       ...(connecting !== undefined && { connectingDeadlineMs: connecting * 1000 }),
       ...(registering !== undefined && { registeringDeadlineMs: registering * 1000 }),
@@ -58,6 +71,7 @@ export function createDeploymentsEngine(platform: Platform, deps: DeploymentsEng
     writer,
     catalog: deps.catalog,
     chargePoints: deps.chargePoints,
+    credentials,
     log,
   });
 
@@ -67,6 +81,7 @@ export function createDeploymentsEngine(platform: Platform, deps: DeploymentsEng
     store,
     events: new StageEventStore(db),
     host,
+    credentials,
     async start() {
       await host.rehydrate();
       await service.runner.resume();

@@ -33,7 +33,7 @@ for (const version of VERSIONS)
 
     test('security profile 2: Basic auth over wss:// with the server certificate checked', async () => {
       const id = `${e.tag}-TLS-BASIC`;
-      const certs = makeTestCertificates(id);
+      const certs = await makeTestCertificates(id);
       const tls = await startStrictCsms({
         protocols: [version],
         tls: { cert: certs.serverCert, key: certs.serverKey },
@@ -59,7 +59,7 @@ for (const version of VERSIONS)
 
     test('security profile 3: TLS client certificate over wss://', async () => {
       const id = `${e.tag}-TLS`;
-      const certs = makeTestCertificates(id);
+      const certs = await makeTestCertificates(id);
       const tls = await startStrictCsms({
         protocols: [version],
         tls: { cert: certs.serverCert, key: certs.serverKey, ca: certs.ca, requestCert: true },

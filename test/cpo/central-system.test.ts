@@ -34,17 +34,31 @@ describe('built-in central system', () => {
     await svc.close();
   });
 
-  async function register(body: Record<string, unknown> = {}): Promise<string> {
+  /** Passwords issued by register(), per identity: every charge point connects with Basic auth. */
+  const passwords = new Map<string, string>();
+  const basic = (user: string, pass: string) => ({
+    authorization: 'Basic ' + Buffer.from(`${user}:${pass}`).toString('base64'),
+  });
+
+  async function register(
+    body: Record<string, unknown> = {},
+    opts: { credentials: boolean } = { credentials: true },
+  ): Promise<string> {
     const id = aChargePointId();
     const res = await a('POST', '/cpo/charge-points', { body: { charge_point_id: id, ...body } });
     assert.equal(res.status, 201, res.text);
+    if (opts.credentials) {
+      const issued = await a('POST', `/cpo/charge-points/${id}/credentials`);
+      assert.equal(issued.status, 201, issued.text);
+      passwords.set(id, issued.body.password);
+    }
     return id;
   }
 
   async function connect(
     identity: string,
     protocols: string[] = ['ocpp1.6'],
-    password?: string,
+    password = passwords.get(identity),
   ): Promise<Client> {
     const options = {
       endpoint: wsBase,
@@ -84,7 +98,9 @@ describe('built-in central system', () => {
   /** A raw OCPP-J exchange: sends `frame`, resolves with the first frame answered. */
   function rawExchange(identity: string, protocol: string, frame: string): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(`${wsBase}/${identity}`, [protocol]);
+      const ws = new WebSocket(`${wsBase}/${identity}`, [protocol], {
+        headers: basic(identity, passwords.get(identity) ?? ''),
+      });
       ws.on('open', () => ws.send(frame));
       ws.on('message', (data) => {
         resolve(JSON.parse(data.toString()));
@@ -99,12 +115,17 @@ describe('built-in central system', () => {
     assert.equal(await upgradeStatus(svc.url.replace(/^http/, 'ws') + '/elsewhere/CP-1'), 404);
   });
 
+  test('E22 a registered charge point without credentials is refused at the upgrade (401), also with any password', async () => {
+    const id = await register({}, { credentials: false });
+    assert.equal(await upgradeStatus(`${wsBase}/${id}`), 401);
+    assert.equal(await upgradeStatus(`${wsBase}/${id}`, basic(id, 'any-password-at-all')), 401);
+    assert.equal(await upgradeStatus(`${wsBase}/${id}`, basic(id, '')), 401);
+    assert.equal((await chargePoint(id)).is_online, false);
+  });
+
   test('with credentials registered, Basic auth is required (401 without or with a wrong password)', async () => {
     const id = await register();
-    const { password } = (await a('POST', `/cpo/charge-points/${id}/credentials`)).body;
-    const basic = (user: string, pass: string) => ({
-      authorization: 'Basic ' + Buffer.from(`${user}:${pass}`).toString('base64'),
-    });
+    const password = passwords.get(id)!;
     assert.equal(await upgradeStatus(`${wsBase}/${id}`), 401);
     assert.equal(await upgradeStatus(`${wsBase}/${id}`, basic(id, 'wrong-password-123')), 401);
     assert.equal(await upgradeStatus(`${wsBase}/${id}`, basic('someone-else', password)), 401);

@@ -37,9 +37,11 @@ describe('central system on another node', () => {
       (await node2.as('org-a')('POST', '/cpo/charge-points', { body: { charge_point_id: id } })).status,
       201,
     );
+    const { password } = (await node2.as('org-a')('POST', `/cpo/charge-points/${id}/credentials`)).body;
     const client = new RPCClient({
       endpoint: node1.url.replace(/^http/, 'ws') + '/ocpp',
       identity: id,
+      password,
       protocols: ['ocpp1.6'],
       strictMode: true,
       reconnect: false,

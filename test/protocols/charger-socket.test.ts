@@ -5,7 +5,7 @@ import { WebSocketServer } from 'ws';
 import { openChargerSocket, type ChargerSocketOptions } from '../../engine/charger/ws-client.ts';
 import { RpcClosedError, RpcEndpoint, type OcppVersion } from '../../protocols/ocpp/index.ts';
 import { startStrictCsms, type StrictCsms } from '../support/strict-csms.ts';
-import { makeTestCertificates } from './test-certificates.ts';
+import { makeTestCertificates, type TestCertificates } from './test-certificates.ts';
 
 type Failure = { code: string; hint: string };
 
@@ -266,7 +266,10 @@ describe('charger socket keep-alive', () => {
 });
 
 describe('charger socket over TLS', () => {
-  const certs = makeTestCertificates('CP-TLS');
+  let certs: TestCertificates;
+  before(async () => {
+    certs = await makeTestCertificates('CP-TLS');
+  });
 
   test('security profile 3: a client certificate signed by the CA connects', async (t) => {
     const csms = await startStrictCsms({
