@@ -1,13 +1,17 @@
 // The charger machine's `link` actor made real: one WebSocket (engine/ocpp/ws-client.ts) and one
 // RpcEndpoint per connection. Built once per process as a callback-actor logic; each invocation
 // holds only its socket, its endpoint and a short buffer, so thousands run side by side.
-import { fromCallback } from 'xstate';
+import { fromCallback, type AnyActorRef } from 'xstate';
+
+/** A charger's actor system (one per root actor). */
+export type ChargerSystem = AnyActorRef['system'];
 import type { LinkCommand, LinkEvent, LinkInput } from '../../actors/charger/charger-ports.ts';
 import {
   RpcEndpoint,
   RpcError,
   RpcTimeoutError,
   type CallOutcome,
+  type FrameObserver,
   type SchemaErrorReport,
 } from '../../protocols/ocpp/index.ts';
 import { openChargerSocket, type ChargerSocket, type ChargerSocketEvents } from './ws-client.ts';
@@ -30,6 +34,8 @@ export interface ChargerLinkOptions {
   onSchemaError?: (identity: string, report: SchemaErrorReport) => void;
   /** Every CALL a charger made, when answered or timed out: round-trip time in ms (load tests). */
   onCallAnswered?: (action: string, ms: number, outcome: CallOutcome) => void;
+  /** The message log's observer of each connection's frames (undefined: not logged). */
+  frameObserver?: (identity: string, system: ChargerSystem) => FrameObserver | undefined;
 }
 
 const DEFAULT_PING_SEC = 60;
@@ -65,6 +71,7 @@ class Link implements ChargerSocketEvents {
     readonly input: LinkInput,
     readonly sendBack: (event: LinkEvent) => void,
     readonly opts: ChargerLinkOptions,
+    readonly system: ChargerSystem,
   ) {}
 
   open(): void {
@@ -98,6 +105,7 @@ class Link implements ChargerSocketEvents {
         link.opts.log.debug({ identity, ...report }, 'bad OCPP-J frame from the CSMS');
       },
       onCallAnswered: this.opts.onCallAnswered,
+      onFrame: this.opts.frameObserver?.(identity, this.system),
     });
     this.socket = openChargerSocket(
       {
@@ -219,8 +227,8 @@ class Link implements ChargerSocketEvents {
 }
 
 export function createChargerLink(opts: ChargerLinkOptions) {
-  return fromCallback<LinkCommand, LinkInput>(({ input, sendBack, receive }) => {
-    const link = new Link(input, sendBack, opts);
+  return fromCallback<LinkCommand, LinkInput>(({ input, sendBack, receive, system }) => {
+    const link = new Link(input, sendBack, opts, system);
     receive((cmd) => link.command(cmd));
     // A restored charger starts its old link and re-enters the stage (RESUME) in the same tick:
     // opening on the next microtask spares that first link a socket it would drop at once.

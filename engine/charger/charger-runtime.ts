@@ -18,7 +18,9 @@ import {
   createChargerLink,
   type ChargerConnectionSettings,
   type ChargerLinkOptions,
+  type ChargerSystem,
 } from './charger-link.ts';
+import type { FrameObserver } from '../../protocols/ocpp/index.ts';
 
 export type { ChargerConnectionSettings };
 
@@ -35,6 +37,11 @@ export interface ChargerRuntimeOptions {
   onSchemaError?: (identity: string, report: unknown) => void;
   /** Round trip of every CALL the chargers make (ms since written); for load tests. */
   onCallAnswered?: ChargerLinkOptions['onCallAnswered'];
+  /**
+   * The message log's observer of each connection's frames; `key` is what create/restore was given
+   * (the engine gives the deployment id: identities are unique per organization only).
+   */
+  frameObserver?: (identity: string, key: string | undefined) => FrameObserver | undefined;
   /** Defaults for every charger created here; the input's own timings win. */
   timings?: Partial<ChargerTimings>;
 }
@@ -44,13 +51,13 @@ export type ChargerActor = Actor<ChargerMachine>;
 export interface ChargerRuntime {
   /** The machine with the real link provided, built once per process. */
   readonly machine: ChargerMachine;
-  /** A new root actor, error observer attached, not started. */
-  create(input: ChargerInput): ChargerActor;
+  /** A new root actor, error observer attached, not started; `key` names it to frameObserver. */
+  create(input: ChargerInput, key?: string): ChargerActor;
   /**
    * A root actor from getPersistedSnapshot() JSON, not started: start it, then send RESUME.
    * Throws when the snapshot was written by another SNAPSHOT_VERSION (deploy it afresh instead).
    */
-  restore(snapshot: unknown): ChargerActor;
+  restore(snapshot: unknown, key?: string): ChargerActor;
 }
 
 /** Whether a stored snapshot can be restored by this version of the machine. */
@@ -60,6 +67,9 @@ export function isRestorableSnapshot(snapshot: unknown): boolean {
 }
 
 export function createChargerRuntime(opts: ChargerRuntimeOptions): ChargerRuntime {
+  // Each root actor has its own system, which its link sees: the key of the charger it belongs to.
+  const keys = new WeakMap<ChargerSystem, string>();
+  const { frameObserver } = opts;
   const link = createChargerLink({
     log: opts.log,
     connectionSettings: opts.connectionSettings,
@@ -68,13 +78,15 @@ export function createChargerRuntime(opts: ChargerRuntimeOptions): ChargerRuntim
     pingIntervalSec: opts.pingIntervalSec,
     onSchemaError: opts.onSchemaError,
     onCallAnswered: opts.onCallAnswered,
+    frameObserver: frameObserver && ((identity, system) => frameObserver(identity, keys.get(system))),
   });
   const machine = createChargerMachine({ now: Date.now, random: Math.random }).provide({
     actors: { link },
   });
 
   // An action that throws on a root without an error observer becomes an uncaughtException.
-  const observe = (actor: ChargerActor, identity: string): ChargerActor => {
+  const observe = (actor: ChargerActor, identity: string, key: string | undefined): ChargerActor => {
+    if (key !== undefined) keys.set(actor.system, key);
     actor.subscribe({
       error: (err) => opts.log.error({ identity, err }, 'charger actor failed'),
     });
@@ -83,19 +95,19 @@ export function createChargerRuntime(opts: ChargerRuntimeOptions): ChargerRuntim
 
   return {
     machine,
-    create(input) {
+    create(input, key) {
       const timings = opts.timings ? { ...opts.timings, ...input.timings } : input.timings;
       const actor = createActor(machine, { input: timings ? { ...input, timings } : input });
-      return observe(actor, input.identity);
+      return observe(actor, input.identity, key);
     },
-    restore(snapshot) {
+    restore(snapshot, key) {
       if (!isRestorableSnapshot(snapshot))
         throw new Error(`charger snapshot is not of version ${SNAPSHOT_VERSION}`);
       const ctx = (snapshot as { context: ChargerInput }).context;
       // The input is not read when a snapshot is given; XState's types want one anyway.
       const input: ChargerInput = { identity: ctx.identity, version: ctx.version, model: ctx.model };
       const actor = createActor(machine, { snapshot: snapshot as never, input });
-      return observe(actor, ctx.identity);
+      return observe(actor, ctx.identity, key);
     },
   };
 }

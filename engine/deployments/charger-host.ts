@@ -92,11 +92,11 @@ export class ChargerHost {
 
   constructor(private readonly opts: ChargerHostOptions) {
     const factory: ChargerFactory = {
-      create: (source) => this.#start(source, opts.runtime.create(source.input)),
+      create: (source) => this.#start(source, opts.runtime.create(source.input, source.deploymentId)),
       restore: (source) => {
         let actor: ChargerActor;
         try {
-          actor = opts.runtime.restore(source.snapshot);
+          actor = opts.runtime.restore(source.snapshot, source.deploymentId);
         } catch (err) {
           opts.log.info(
             { identity: source.input.identity, err },
