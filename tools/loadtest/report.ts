@@ -72,6 +72,8 @@ export interface LoadtestReport {
     heapPerCharger: number | null;
   };
   cpu: { steadyPercent: number | null; totalPercent: number };
+  /** The chargers' OCPP message log: off, or on with the frames it wrote to PostgreSQL. */
+  ocppLog: { enabled: boolean; frames: number | null };
   timeline: Sample[];
   checks: { name: string; ok: boolean; detail: string }[];
 }
@@ -122,7 +124,8 @@ export function buildReport(
   const all = m.timeToOnline(1);
   const lastOnline = Math.max(0, ...Array.from(m.firstOnline).filter((t) => !Number.isNaN(t)));
   const tx = csms.stats?.transactions;
-  const { token: _token, help: _help, ...shownOptions } = options;
+  // The database URL may carry a password.
+  const { token: _token, help: _help, databaseUrl: _databaseUrl, ...shownOptions } = options;
   const perCharger = (a: number | undefined, b: number) =>
     a === undefined ? null : Math.round((a - b) / options.chargers);
   const report: LoadtestReport = {
@@ -165,6 +168,7 @@ export function buildReport(
       heapPerCharger: perCharger(run.idle?.heapUsed, run.baseline.heapUsed),
     },
     cpu: { steadyPercent: run.steadyCpu, totalPercent: run.totalCpu },
+    ocppLog: { enabled: options.ocppLog === 'on', frames: run.ocppLogFrames ?? null },
     timeline: m.samples,
     checks: [],
   };
@@ -281,6 +285,7 @@ export function summaryText(r: LoadtestReport): string {
       ['engine RSS idle / peak', `${mb(r.memory.idleRss)} / ${mb(r.memory.peakRss)}`],
       ['engine CPU steady state (one core)', pct(r.cpu.steadyPercent)],
       ['engine CPU whole run (one core)', pct(r.cpu.totalPercent)],
+      ['OCPP message log', r.ocppLog.enabled ? `on, ${r.ocppLog.frames ?? '?'} frames written` : 'off'],
       [
         'central system CPU whole run (one core)',
         cs?.processCpuMs === undefined

@@ -5,6 +5,8 @@ import { pino } from 'pino';
 import type { ChargerInput, ChargerModel } from '../../actors/charger/charger-ports.ts';
 import { createChargerRuntime, type ChargerActor } from '../../engine/charger/charger-runtime.ts';
 import type { ChargerConnectionSettings } from '../../engine/charger/charger-link.ts';
+import { startStandaloneMessageLog } from '../../engine/message-log/standalone.ts';
+import { randomUUID } from 'node:crypto';
 import { LoadMetrics, type Sample } from './metrics.ts';
 import type { LoadtestOptions } from './options.ts';
 
@@ -49,6 +51,8 @@ export interface LocalRunResult {
   /** CPU of this process in the steady window (% of one core), and over the whole run. */
   steadyCpu: number | null;
   totalCpu: number;
+  /** Frames the OCPP message log wrote to PostgreSQL (null: log off). */
+  ocppLogFrames?: number | null;
 }
 
 export interface LocalRunHooks {
@@ -92,12 +96,18 @@ export async function runLocal(options: LoadtestOptions, hooks: LocalRunHooks): 
     addresses.length > 0
       ? (identity: string): ChargerConnectionSettings => addresses[indexOf(identity) % addresses.length]
       : undefined;
+  const log = pino({ level: 'warn' });
+  // Log on: every frame captured and written behind to PostgreSQL, as the service does it.
+  const ocppLog = options.databaseUrl ? await startStandaloneMessageLog(options.databaseUrl, log) : null;
   const runtime = createChargerRuntime({
-    log: pino({ level: 'warn' }),
+    log,
     defaultCsmsUrl: () => hooks.csmsUrl,
     connectionSettings,
     onCallAnswered: metrics.onCall,
     onSchemaError: metrics.onSchemaError,
+    frameObserver: ocppLog
+      ? (_identity, key) => (key === undefined ? undefined : ocppLog.messageLog.observer(key))
+      : undefined,
   });
   // One config object for all: the machine copies what differs from its defaults.
   const config = {
@@ -116,12 +126,15 @@ export async function runLocal(options: LoadtestOptions, hooks: LocalRunHooks): 
   }, 1000);
 
   const deploy = (i: number) => {
-    const actor = runtime.create({
-      identity: identityOf(i),
-      version: versionOf(options, i),
-      model: LOADTEST_MODEL,
-      config,
-    });
+    const actor = runtime.create(
+      {
+        identity: identityOf(i),
+        version: versionOf(options, i),
+        model: LOADTEST_MODEL,
+        config,
+      },
+      ocppLog ? randomUUID() : undefined,
+    );
     actor.on('stage', metrics.onStage);
     actor.start();
     actor.send({ type: 'DEPLOY' });
@@ -220,7 +233,24 @@ export async function runLocal(options: LoadtestOptions, hooks: LocalRunHooks): 
   hooks.onSample?.(metrics.sample());
   const totalCpu = cpuPercent(process.cpuUsage(cpuAtStart), metrics.now() * 1000);
   for (const actor of actors) actor?.stop();
-  return { metrics, marks, baseline, idle, peakRss, sessions, sessionsStopped, steadyCpu, totalCpu };
+  let logged: number | null = null;
+  if (ocppLog) {
+    await ocppLog.messageLog.flush();
+    logged = await ocppLog.rows();
+    await ocppLog.close();
+  }
+  return {
+    metrics,
+    marks,
+    baseline,
+    idle,
+    peakRss,
+    sessions,
+    sessionsStopped,
+    steadyCpu,
+    totalCpu,
+    ocppLogFrames: logged,
+  };
 }
 
 const cpuPercent = (usage: NodeJS.CpuUsage, wallMs: number) =>
