@@ -2,7 +2,9 @@
 // and write-behind into PostgreSQL (in a schema of its own, emptied first), with no API, no relay.
 import type { Logger } from '../platform/log/logger.ts';
 import { createDatabase } from '../platform/db/database.ts';
-import { migrate } from '../platform/db/migrate.ts';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { MIGRATIONS_DIR, migrate, readMigrations } from '../platform/db/migrate.ts';
 import { MessageLog } from './message-log.ts';
 
 export interface StandaloneMessageLog {
@@ -23,7 +25,11 @@ export async function startStandaloneMessageLog(
   const url = new URL(databaseUrl);
   url.searchParams.set('options', `-c search_path=${schema}`);
   const db = createDatabase(url.toString(), log);
-  await migrate(db, log);
+  // The built load test (dist/) carries no SQL files: they are read from the source tree it runs in.
+  const dir = existsSync(MIGRATIONS_DIR)
+    ? MIGRATIONS_DIR
+    : join(process.cwd(), 'engine/platform/db/migrations');
+  await migrate(db, log, readMigrations(dir));
   await db.query('TRUNCATE ocpp_log');
   const messageLog = new MessageLog({ db, log, retentionHours: 24, maxPerCharger: 1000 });
   return {
