@@ -53,7 +53,8 @@ export default tseslint.config(
     // Tools use the engine as a client does: through the API, or by starting the whole service
     // (api/server.ts). The written-down exception: the in-process load test and the footprint
     // benchmark measure the charger runtime itself, so they may run it (engine/charger) with the
-    // charger's public ports (actors/charger/charger-ports.ts).
+    // charger's public ports (actors/charger/charger-ports.ts), and the message log's cost with the
+    // log's standalone form (engine/message-log/standalone.ts).
     files: ['tools/**'],
     rules: {
       'no-restricted-imports': [
@@ -62,7 +63,7 @@ export default tseslint.config(
           patterns: [
             {
               regex:
-                '/(engine|actors|api)/(?!server\\.ts$|charger/charger-(runtime|link|ports)\\.ts$|platform/(config/config|log/logger)\\.ts$)',
+                '/(engine|actors|api)/(?!server\\.ts$|charger/charger-(runtime|link|ports)\\.ts$|message-log/standalone\\.ts$|platform/(config/config|log/logger)\\.ts$)',
               message: 'tools use the engine as a client: see the exception written in eslint.config.js',
             },
           ],

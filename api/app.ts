@@ -24,6 +24,9 @@ import { emspIdentitiesRouter } from './routers/emsp-identities-router.ts';
 import { emspTariffsRouter } from './routers/emsp-tariffs-router.ts';
 import { roamingPartnersRouter } from './routers/roaming-partners-router.ts';
 import { roamingChargingProfileRouter } from './routers/roaming-charging-profile-router.ts';
+import { deploymentDetailRouter } from './routers/deployment-detail-router.ts';
+import { commandListRouter } from './routers/command-list-router.ts';
+import { cpoOcppLogRouter, ocppLogRouter } from './routers/ocpp-log-router.ts';
 
 export interface Area {
   router: (deps: ApiDeps) => Router;
@@ -49,6 +52,10 @@ export const AUTHENTICATED_AREAS: Area[] = [
   { router: emspTariffsRouter, rateLimited: true },
   { router: roamingPartnersRouter, rateLimited: true },
   { router: roamingChargingProfileRouter, rateLimited: true },
+  { router: deploymentDetailRouter },
+  { router: commandListRouter },
+  { router: ocppLogRouter },
+  { router: cpoOcppLogRouter, rateLimited: true },
 ];
 
 export function createApp(deps: ApiDeps): Koa {

@@ -11,6 +11,7 @@ import { startCpoServices } from '../engine/cpo/cpo-services.ts';
 import { createEmspServices } from '../engine/emsp/emsp-services.ts';
 import { createDeploymentsEngine } from '../engine/deployments/deployments-engine.ts';
 import { createCommandsEngine } from '../engine/commands/commands-engine.ts';
+import { startMessageLogService } from '../engine/message-log/message-log-service.ts';
 import { createApp } from './app.ts';
 import type { ApiDeps } from './http/deps.ts';
 
@@ -28,7 +29,10 @@ export async function startService(config: Config, log: Logger = createLogger(co
     await platform.close();
     throw err;
   });
-  const cpo = await startCpoServices(platform).catch(async (err: unknown) => {
+  const messageLog = await startMessageLogService(platform);
+  const frames = (key: string) => messageLog.observer(key);
+  const cpo = await startCpoServices(platform, { frames }).catch(async (err: unknown) => {
+    await messageLog.close();
     await platform.close();
     throw err;
   });
@@ -39,6 +43,7 @@ export async function startService(config: Config, log: Logger = createLogger(co
     catalog,
     chargePoints: cpo.chargePoints,
     csmsUrl: () => csmsUrl,
+    frames,
   });
   const commands = createCommandsEngine(platform, deployments.host);
   const deps: ApiDeps = {
@@ -49,6 +54,7 @@ export async function startService(config: Config, log: Logger = createLogger(co
     emsp: createEmspServices(platform),
     deployments,
     commands,
+    messageLog,
   };
   const app = createApp(deps);
   const server = createServer(app.callback());
@@ -62,6 +68,7 @@ export async function startService(config: Config, log: Logger = createLogger(co
     });
   } catch (err) {
     await cpo.close();
+    await messageLog.close();
     await platform.close();
     throw err;
   }
@@ -76,6 +83,7 @@ export async function startService(config: Config, log: Logger = createLogger(co
     await commands.close();
     await deployments.close();
     await cpo.close();
+    await messageLog.close();
     server.close();
     await platform.close();
     throw err;
@@ -94,6 +102,8 @@ export async function startService(config: Config, log: Logger = createLogger(co
         await deployments.close();
         // WebSockets first: the HTTP server waits for every open connection.
         await cpo.close();
+        // Last frames written; live streams end, so the HTTP server can close.
+        await messageLog.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();

@@ -7,6 +7,7 @@ import type { CpoServices } from '../../engine/cpo/cpo-services.ts';
 import type { EmspServices } from '../../engine/emsp/emsp-services.ts';
 import type { DeploymentsEngine } from '../../engine/deployments/deployments-engine.ts';
 import type { CommandsEngine } from '../../engine/commands/commands-engine.ts';
+import type { MessageLogService } from '../../engine/message-log/message-log-service.ts';
 
 export interface ApiDeps {
   platform: Platform;
@@ -20,4 +21,6 @@ export interface ApiDeps {
   deployments: DeploymentsEngine;
   /** Commands to virtual chargers over MQTT (E11-E16). */
   commands: CommandsEngine;
+  /** The OCPP message log of chargers and charge points: pages, live streams. */
+  messageLog: MessageLogService;
 }

@@ -13,6 +13,7 @@ import {
   RpcError,
   RpcTimeoutError,
   isOcppVersion,
+  type FrameObserver,
   type OcppVersion,
 } from '../../protocols/ocpp/index.ts';
 import type { Database } from '../platform/db/database.ts';
@@ -36,6 +37,8 @@ export interface CentralSystemOptions {
   flushIntervalMs?: number;
   /** Ping every connection this often; one missed pong closes it (default 60000 ms). */
   keepaliveMs?: number;
+  /** The OCPP message log: each connection's frames, keyed by the charge point's id. */
+  frames?: (chargePointPk: string) => FrameObserver | undefined;
 }
 
 const PATH = /^\/ocpp\/([^/?]+)\/?(?:\?.*)?$/;
@@ -193,6 +196,7 @@ export class CentralSystem {
       },
       this.#opts.log,
       this.#opts.callTimeoutMs,
+      this.#opts.frames?.(cp.pk),
     );
     this.#connections.set(cp.charge_point_id, connection);
     ws.on('error', () => ws.terminate());

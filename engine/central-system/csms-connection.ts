@@ -1,7 +1,7 @@
 // One charger's WebSocket on the central system: frames go through the shared RpcEndpoint (strict
 // validation against the official schemas of the negotiated version) to the version's handlers.
 import type { WebSocket } from 'ws';
-import { RpcEndpoint, RpcError } from '../../protocols/ocpp/index.ts';
+import { RpcEndpoint, RpcError, type FrameObserver } from '../../protocols/ocpp/index.ts';
 import type { Logger } from '../platform/log/logger.ts';
 import type { ConnectionInfo, Handler, HandlerDeps } from './handler-types.ts';
 import { OCPP16_HANDLERS } from './ocpp16-handlers.ts';
@@ -19,6 +19,8 @@ export class CsmsConnection {
     deps: HandlerDeps,
     log: Logger,
     callTimeoutMs: number,
+    /** The message log's observer of this connection's frames (seen from the central system). */
+    onFrame?: FrameObserver,
   ) {
     const handlers: Readonly<Record<string, Handler>> =
       info.version === 'ocpp1.6' ? OCPP16_HANDLERS : OCPP2_HANDLERS;
@@ -33,6 +35,7 @@ export class CsmsConnection {
       },
       onSchemaError: (e) => log.debug({ chargePointId: info.chargePointId, ...e }, 'OCPP schema violation'),
       onBadFrame: (e) => log.debug({ chargePointId: info.chargePointId, code: e.code }, 'OCPP bad frame'),
+      onFrame,
     });
     ws.on('message', (data, isBinary) => {
       this.alive = true;

@@ -8,6 +8,7 @@ import {
   RpcError,
   RpcTimeoutError,
   type CallOutcome,
+  type FrameObserver,
   type SchemaErrorReport,
 } from '../../protocols/ocpp/index.ts';
 import { openChargerSocket, type ChargerSocket, type ChargerSocketEvents } from './ws-client.ts';
@@ -43,6 +44,8 @@ export interface ChargerLinkOptions {
   onSchemaError?: (identity: string, report: SchemaErrorReport) => void;
   /** Every CALL a charger made, when answered or timed out: round-trip time in ms (load tests). */
   onCallAnswered?: (action: string, ms: number, outcome: CallOutcome) => void;
+  /** The message log's observer of each connection's frames (undefined: not logged). */
+  frameObserver?: (identity: string, system: ChargerSystem) => FrameObserver | undefined;
 }
 
 const DEFAULT_PING_SEC = 60;
@@ -135,6 +138,7 @@ class Link implements ChargerSocketEvents {
         link.opts.log.debug({ identity, ...report }, 'bad OCPP-J frame from the CSMS');
       },
       onCallAnswered: this.opts.onCallAnswered,
+      onFrame: this.opts.frameObserver?.(identity, this.system),
     });
     this.socket = openChargerSocket(
       {

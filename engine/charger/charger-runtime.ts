@@ -18,6 +18,7 @@ import {
   type ChargerSystem,
   type SettingsLookup,
 } from './charger-link.ts';
+import type { FrameObserver } from '../../protocols/ocpp/index.ts';
 
 export type { ChargerConnectionSettings, SettingsLookup };
 
@@ -40,6 +41,11 @@ export interface ChargerRuntimeOptions {
   onSchemaError?: (identity: string, report: unknown) => void;
   /** Round trip of every CALL the chargers make (ms since written); for load tests. */
   onCallAnswered?: ChargerLinkOptions['onCallAnswered'];
+  /**
+   * The message log's observer of each connection's frames; `key` is what create/restore was given
+   * (the engine gives the deployment id: identities are unique per organization only).
+   */
+  frameObserver?: (identity: string, key: string | undefined) => FrameObserver | undefined;
   /** Defaults for every charger created here; the input's own timings win. */
   timings?: Partial<ChargerTimings>;
 }
@@ -49,7 +55,7 @@ export type ChargerActor = Actor<ChargerMachine>;
 export interface ChargerRuntime {
   /** The machine with the real link provided, built once per process. */
   readonly machine: ChargerMachine;
-  /** A new root actor, error observer attached, not started; `key` names it to connectionSettings. */
+  /** A new root actor, error observer attached, not started; `key` names it to connectionSettings and frameObserver. */
   create(input: ChargerInput, key?: string): ChargerActor;
   /**
    * A root actor from getPersistedSnapshot() JSON of this version or an earlier one (migrated),
@@ -61,7 +67,7 @@ export interface ChargerRuntime {
 export function createChargerRuntime(opts: ChargerRuntimeOptions): ChargerRuntime {
   // Each root actor has its own system, which its link sees: the key of the charger it belongs to.
   const keys = new WeakMap<ChargerSystem, string>();
-  const { connectionSettings, onConnectFailure } = opts;
+  const { connectionSettings, onConnectFailure, frameObserver } = opts;
   const link = createChargerLink({
     log: opts.log,
     connectionSettings:
@@ -73,6 +79,7 @@ export function createChargerRuntime(opts: ChargerRuntimeOptions): ChargerRuntim
     pingIntervalSec: opts.pingIntervalSec,
     onSchemaError: opts.onSchemaError,
     onCallAnswered: opts.onCallAnswered,
+    frameObserver: frameObserver && ((identity, system) => frameObserver(identity, keys.get(system))),
   });
   const machine = chargerMachine.provide({ actors: { link } });
 

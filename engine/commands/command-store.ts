@@ -42,6 +42,23 @@ export interface TimedOut {
 
 const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
 
+const RECORD = `id::text AS id, deployment_id::text AS charger_id, identity, event_type, status, payload, response,
+  error, created_at, received_at, completed_at`;
+
+const record = (r: CommandRecord): CommandRecord => ({
+  ...r,
+  created_at: iso(r.created_at)!,
+  received_at: iso(r.received_at),
+  completed_at: iso(r.completed_at),
+});
+
+export interface CommandListQuery {
+  deploymentId?: string;
+  status?: CommandStatus;
+  limit: number;
+  offset: number;
+}
+
 export class CommandStore {
   constructor(
     private readonly db: Queryable,
@@ -203,18 +220,27 @@ export class CommandStore {
   async get(orgId: string, id: string): Promise<CommandRecord | undefined> {
     if (!isUuid(id)) return undefined;
     const { rows } = await this.db.query<CommandRecord>(
-      `SELECT id::text AS id, deployment_id::text AS charger_id, identity, event_type, status, payload, response,
-              error, created_at, received_at, completed_at
-       FROM evc_commands WHERE organization_id = $1 AND id = $2 AND status <> 'queued'`,
+      `SELECT ${RECORD} FROM evc_commands WHERE organization_id = $1 AND id = $2 AND status <> 'queued'`,
       [orgId, id],
     );
-    const r = rows[0];
-    if (!r) return undefined;
-    return {
-      ...r,
-      created_at: iso(r.created_at)!,
-      received_at: iso(r.received_at),
-      completed_at: iso(r.completed_at),
-    };
+    return rows[0] && record(rows[0]);
+  }
+
+  /** The organization's commands newest first, every status (a queued one too), as E16 shows them. */
+  async list(
+    orgId: string,
+    q: CommandListQuery,
+  ): Promise<{ items: CommandRecord[]; next_offset: number | null }> {
+    // Not a uuid: names no deployment, so nothing matches.
+    if (q.deploymentId !== undefined && !isUuid(q.deploymentId)) return { items: [], next_offset: null };
+    const { rows } = await this.db.query<CommandRecord>(
+      `SELECT ${RECORD} FROM evc_commands
+       WHERE organization_id = $1 AND ($2::uuid IS NULL OR deployment_id = $2::uuid)
+         AND ($3::text IS NULL OR status = $3)
+       ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`,
+      [orgId, q.deploymentId ?? null, q.status ?? null, q.limit + 1, q.offset],
+    );
+    const more = rows.length > q.limit;
+    return { items: rows.slice(0, q.limit).map(record), next_offset: more ? q.offset + q.limit : null };
   }
 }

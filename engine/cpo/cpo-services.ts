@@ -3,6 +3,7 @@
 import { CentralSystem } from '../central-system/central-system.ts';
 import { RemoteCaller } from '../central-system/remote-caller.ts';
 import type { Platform } from '../platform/platform.ts';
+import type { FrameObserver } from '../../protocols/ocpp/index.ts';
 import { ChargePointOperations } from './charge-point-operations.ts';
 import { ChargePointRegistry } from './charge-point-registry.ts';
 import { ChargePointStore } from './charge-point-store.ts';
@@ -26,7 +27,10 @@ export interface CpoServices {
   close(): Promise<void>;
 }
 
-export async function startCpoServices(platform: Platform): Promise<CpoServices> {
+export async function startCpoServices(
+  platform: Platform,
+  opts: { frames?: (chargePointPk: string) => FrameObserver | undefined } = {},
+): Promise<CpoServices> {
   const { db, config, log } = platform;
   const { callTimeoutMs, heartbeatIntervalSeconds } = config.centralSystem;
   const operations = new OperationStore(db);
@@ -38,6 +42,7 @@ export async function startCpoServices(platform: Platform): Promise<CpoServices>
     topicPrefix: config.mqttTopicPrefix,
     heartbeatIntervalSeconds,
     callTimeoutMs,
+    frames: opts.frames,
   });
   await Promise.all([caller.start(), centralSystem.start()]);
   const locations = new LocationStore(db);

@@ -5,6 +5,7 @@
 import type { Platform } from '../platform/platform.ts';
 import type { CatalogStore } from '../catalog/catalog-store.ts';
 import type { ChargePointStore } from '../cpo/charge-point-store.ts';
+import type { FrameObserver } from '../../protocols/ocpp/index.ts';
 import { createChargerRuntime } from '../charger/charger-runtime.ts';
 import { createChargerInspector, type ChargerInspector } from '../charger/charger-inspector.ts';
 import { ChargerCredentials } from './charger-credentials.ts';
@@ -32,6 +33,8 @@ export interface DeploymentsEngineDeps {
   chargePoints: ChargePointStore;
   /** Base URL of the built-in central system's OCPP endpoint (e.g. ws://127.0.0.1:8080/ocpp), known once listening. */
   csmsUrl: () => string | undefined;
+  /** The OCPP message log: each charger connection's frames, keyed by the deployment id. */
+  frames?: (deploymentId: string) => FrameObserver | undefined;
 }
 
 export function createDeploymentsEngine(platform: Platform, deps: DeploymentsEngineDeps): DeploymentsEngine {
@@ -57,6 +60,7 @@ export function createDeploymentsEngine(platform: Platform, deps: DeploymentsEng
     defaultCsmsUrl: deps.csmsUrl,
     connectionSettings: (_identity, deploymentId) => credentials.settingsFor(deploymentId),
     onConnectFailure: (_identity, deploymentId, code) => credentials.connectFailed(deploymentId, code),
+    frameObserver: deps.frames && ((_identity, key) => (key === undefined ? undefined : deps.frames!(key))),
     timings: {
       ...(connecting !== undefined && { connectingDeadlineMs: connecting * 1000 }),
       ...(registering !== undefined && { registeringDeadlineMs: registering * 1000 }),

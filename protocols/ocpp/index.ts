@@ -33,6 +33,7 @@ export type {
   RpcEndpointOptions,
   CallOptions,
   CallOutcome,
+  FrameObserver,
   RpcClock,
   SchemaErrorReport,
   BadFrameReport,

@@ -54,10 +54,29 @@ export interface RpcEndpointOptions {
    * (load tests measure round trips with it). Costs nothing when absent.
    */
   onCallAnswered?: (action: string, ms: number, outcome: CallOutcome) => void;
+  /** Every frame in and out (see FrameObserver). Costs nothing when absent. */
+  onFrame?: FrameObserver;
   clock?: RpcClock;
 }
 
 export type CallOutcome = 'result' | 'error' | 'timeout';
+
+/**
+ * Told of every frame this endpoint writes or receives, in wire order and before it is acted on
+ * (message logs). `type` is the OCPP-J message type number (2 CALL, 3 CALLRESULT, 4 CALLERROR;
+ * 5 and 6 in OCPP 2.1), null when the frame could not be read; `action` is the CALL's action, also
+ * on its CALLRESULT / CALLERROR (null when it answers no call of ours); `error` says why the frame
+ * failed validation (schema or framing), else null. Positional on purpose: called per frame, it
+ * allocates nothing.
+ */
+export type FrameObserver = (
+  direction: 'in' | 'out',
+  text: string,
+  type: number | null,
+  messageId: string | null,
+  action: string | null,
+  error: string | null,
+) => void;
 
 export interface CallOptions {
   /** Send the payload as written and accept whatever result comes back (raw proxy messages). */
@@ -98,6 +117,7 @@ export class RpcEndpoint {
   readonly #onSchemaError: ((e: SchemaErrorReport) => void) | undefined;
   readonly #onBadFrame: ((e: BadFrameReport) => void) | undefined;
   readonly #onCallAnswered: RpcEndpointOptions['onCallAnswered'];
+  readonly #onFrame: FrameObserver | undefined;
   readonly #clock: RpcClock;
   // Message ids only need to be unique per endpoint: a random prefix and a counter.
   readonly #idPrefix = Math.random().toString(36).slice(2, 8);
@@ -116,6 +136,7 @@ export class RpcEndpoint {
     this.#onSchemaError = opts.onSchemaError;
     this.#onBadFrame = opts.onBadFrame;
     this.#onCallAnswered = opts.onCallAnswered;
+    this.#onFrame = opts.onFrame;
     this.#clock = opts.clock ?? SYSTEM_CLOCK;
   }
 
@@ -161,38 +182,50 @@ export class RpcEndpoint {
     switch (frame.type) {
       case MessageType.CALL:
       case MessageType.SEND:
-        this.#handleCall(frame);
+        this.#handleCall(frame, text);
         return;
       case MessageType.CALLRESULT: {
-        const call = this.#settle(frame.id, 'result');
+        // Checked and told to the observer before the call settles: settling sends the next
+        // queued CALL, which must not overtake the answer it follows in the log.
+        const call = this.#answered(frame.id);
+        const error =
+          call && !call.skipValidation ? validateResult(this.version, call.action, frame.payload) : null;
+        this.#onFrame?.('in', text, frame.type, frame.id, call?.action ?? null, error && errorText(error));
         if (!call) return; // a late answer to a call that timed out: OCPP-J says ignore it
-        if (!call.skipValidation) {
-          const error = validateResult(this.version, call.action, frame.payload);
-          if (error) {
-            this.#reportSchemaError('in', 'result', call.action, error);
-            call.reject(error);
-            return;
-          }
+        this.#settle(call, 'result');
+        if (error) {
+          this.#reportSchemaError('in', 'result', call.action, error);
+          call.reject(error);
+          return;
         }
         call.resolve(frame.payload);
         return;
       }
-      case MessageType.CALLERROR:
-        this.#settle(frame.id, 'error')?.reject(new RpcError(frame.code, frame.description, frame.details));
+      case MessageType.CALLERROR: {
+        const call = this.#answered(frame.id);
+        this.#onFrame?.('in', text, frame.type, frame.id, call?.action ?? null, null);
+        if (!call) return;
+        this.#settle(call, 'error');
+        call.reject(new RpcError(frame.code, frame.description, frame.details));
         return;
+      }
       case MessageType.CALLRESULTERROR:
-        return; // OCPP 2.1: the peer disliked one of our results; nothing to answer or retry
+        // OCPP 2.1: the peer disliked one of our results; nothing to answer or retry.
+        this.#onFrame?.('in', text, frame.type, frame.id, null, null);
+        return;
       default: {
         const code = errorCodeFor(this.version, frame.problem);
+        this.#onFrame?.('in', text, null, frame.id, null, `${code}: ${frame.message}`);
         this.#onBadFrame?.({ text, code, message: frame.message });
-        const call = frame.id === null ? null : this.#settle(frame.id, 'error');
+        const call = frame.id === null ? null : this.#answered(frame.id);
         if (call) {
+          this.#settle(call, 'error');
           call.reject(new RpcError(code, frame.message));
         } else if (frame.id !== null) {
-          this.#reply(serializeError(frame.id, code, frame.message));
+          this.#reply(serializeError(frame.id, code, frame.message), MessageType.CALLERROR, frame.id, null);
         } else if (this.version !== 'ocpp1.6') {
           // OCPP-J 2.0.1 §4.2.3: answer with message id "-1" when the id cannot be read.
-          this.#reply(serializeError('-1', code, frame.message));
+          this.#reply(serializeError('-1', code, frame.message), MessageType.CALLERROR, '-1', null);
         }
       }
     }
@@ -219,7 +252,10 @@ export class RpcEndpoint {
       this.#timer = this.#clock.setTimeout(this.#onTimeout, call.timeoutMs);
       if (this.#onCallAnswered) call.sentAt = performance.now();
       try {
-        this.#send(serializeCall(call.id, call.action, call.payload));
+        const text = serializeCall(call.id, call.action, call.payload);
+        // Told before writing, for the same reason as the in-flight mark above.
+        this.#onFrame?.('out', text, MessageType.CALL, call.id, call.action, null);
+        this.#send(text);
       } catch (error) {
         if (this.#inFlight === call) {
           this.#clock.clearTimeout(this.#timer);
@@ -231,16 +267,19 @@ export class RpcEndpoint {
     }
   }
 
-  /** Takes the outstanding call if `id` answers it, and lets the next queued call go. */
-  #settle(id: string, outcome: CallOutcome): OutgoingCall | null {
+  /** The outstanding call when `id` answers it, else null. */
+  #answered(id: string): OutgoingCall | null {
     const call = this.#inFlight;
-    if (!call || call.id !== id) return null;
+    return call && call.id === id ? call : null;
+  }
+
+  /** Takes the outstanding call off the line and lets the next queued call go. */
+  #settle(call: OutgoingCall, outcome: CallOutcome): void {
     this.#onCallAnswered?.(call.action, performance.now() - call.sentAt, outcome);
     this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#inFlight = null;
     this.#sendNext();
-    return call;
   }
 
   readonly #onTimeout = (): void => {
@@ -253,27 +292,38 @@ export class RpcEndpoint {
     this.#sendNext();
   };
 
-  #handleCall(frame: CallFrame | SendFrame): void {
+  #handleCall(frame: CallFrame | SendFrame, text: string): void {
     const { id, action, payload } = frame;
     const answer = frame.type === MessageType.CALL;
-    if (this.#strict) {
-      if (!hasAction(this.version, action)) {
-        if (answer)
-          this.#reply(serializeError(id, 'NotImplemented', `${action} is not an action of ${this.version}`));
-        return;
-      }
-      const error = validateCall(this.version, action, payload);
-      if (error) {
-        this.#reportSchemaError('in', 'call', action, error);
-        if (answer) this.#reply(serializeError(id, error.code, error.description, error.details));
-        return;
-      }
+    const known = !this.#strict || hasAction(this.version, action);
+    const error = this.#strict && known ? validateCall(this.version, action, payload) : null;
+    this.#onFrame?.('in', text, frame.type, id, action, error && errorText(error));
+    if (!known) {
+      if (answer)
+        this.#reply(
+          serializeError(id, 'NotImplemented', `${action} is not an action of ${this.version}`),
+          MessageType.CALLERROR,
+          id,
+          action,
+        );
+      return;
+    }
+    if (error) {
+      this.#reportSchemaError('in', 'call', action, error);
+      if (answer)
+        this.#reply(
+          serializeError(id, error.code, error.description, error.details),
+          MessageType.CALLERROR,
+          id,
+          action,
+        );
+      return;
     }
     let result: unknown;
     try {
       result = this.#onCall(action, payload);
     } catch (error) {
-      if (answer) this.#replyError(id, error);
+      if (answer) this.#replyError(id, action, error);
       return;
     }
     if (!answer) {
@@ -283,7 +333,7 @@ export class RpcEndpoint {
     if (result instanceof Promise) {
       result.then(
         (value) => this.#replyResult(id, action, value),
-        (error) => this.#replyError(id, error),
+        (error) => this.#replyError(id, action, error),
       );
     } else {
       this.#replyResult(id, action, result);
@@ -297,26 +347,36 @@ export class RpcEndpoint {
       if (error) {
         // Our own handler broke the schema: tell the peer it is our fault, not theirs.
         this.#reportSchemaError('out', 'result', action, error);
-        this.#reply(serializeError(id, 'InternalError', `invalid ${action} response: ${error.description}`));
+        this.#reply(
+          serializeError(id, 'InternalError', `invalid ${action} response: ${error.description}`),
+          MessageType.CALLERROR,
+          id,
+          action,
+          errorText(error),
+        );
         return;
       }
     }
-    this.#reply(serializeResult(id, payload));
+    this.#reply(serializeResult(id, payload), MessageType.CALLRESULT, id, action);
   }
 
-  #replyError(id: string, error: unknown): void {
+  #replyError(id: string, action: string, error: unknown): void {
     if (error instanceof RpcError) {
       this.#reply(
         serializeError(id, errorCodeFor(this.version, error.code), error.description, error.details),
+        MessageType.CALLERROR,
+        id,
+        action,
       );
     } else {
       const description = error instanceof Error ? error.message : String(error);
-      this.#reply(serializeError(id, 'InternalError', description));
+      this.#reply(serializeError(id, 'InternalError', description), MessageType.CALLERROR, id, action);
     }
   }
 
-  #reply(text: string): void {
+  #reply(text: string, type: number, id: string, action: string | null, error: string | null = null): void {
     if (this.#closed) return; // the answer to a call that arrived before the connection went
+    this.#onFrame?.('out', text, type, id, action, error);
     try {
       this.#send(text);
     } catch {
@@ -333,4 +393,9 @@ export class RpcEndpoint {
   ): void {
     this.#onSchemaError?.({ direction, kind, action, code: error.code, message: error.description });
   }
+}
+
+/** A validation failure as one line: `code: description`. */
+function errorText(error: RpcError): string {
+  return `${error.code}: ${error.description}`;
 }

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import { startTestService, type TestService } from '../support/service.ts';
 import { startStrictCsms, type StrictCsms } from '../support/strict-csms.ts';
-import { describeInspection } from '../../engine/charger/inspect-receiver.ts';
+import { InspectionFormatter } from '../../engine/charger/inspect-receiver.ts';
 import { DUAL_MODEL, eventsOf, eventually, type As } from './deployment-helpers.ts';
 
 let svc: TestService;
@@ -60,7 +60,8 @@ test('INSPECT attaches the inspector to the named charger only', async () => {
   assert.deepEqual([...identities], ['INS-1']);
   assert.ok(!texts.some((t) => t.includes('INS-2')));
   // The bundled receiver prints these events as lines a terminal can follow.
-  const lines = received.map((e) => describeInspection(e)).filter(Boolean);
+  const formatter = new InspectionFormatter();
+  const lines = received.map((e) => formatter.line(e)).filter(Boolean);
   assert.ok(
     lines.some((l) => /INS-1 #1 online/.test(l!)),
     lines.join('\n'),

@@ -15,6 +15,7 @@ test('loadtest options: defaults', () => {
     heartbeatSec: 300,
     meterIntervalSec: 30,
     localAddresses: [],
+    ocppLog: 'off',
     help: false,
   });
 });

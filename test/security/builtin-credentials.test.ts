@@ -139,7 +139,10 @@ describe(`built-in central system credentials (${MODE})`, () => {
         () => eventsOf(b, 'TAKE-X'),
         (ev) => ev.some((e) => e.code === 'IDENTITY_REGISTERED_ELSEWHERE'),
       );
-      assert.match(events.find((e) => e.code === 'IDENTITY_REGISTERED_ELSEWHERE')!.hint!, /another organization/);
+      assert.match(
+        events.find((e) => e.code === 'IDENTITY_REGISTERED_ELSEWHERE')!.hint!,
+        /another organization/,
+      );
     });
 
     test('E5 reaching the endpoint under a name the service cannot recognize is refused at the upgrade (401); A keeps its charge point', async () => {

@@ -22,6 +22,10 @@ export interface LoadtestOptions {
   token?: string;
   /** Source addresses, round-robin per charger (each allows ~28k connections to one server port). */
   localAddresses: string[];
+  /** OCPP message log of the chargers run here: off, or on with write-behind to PostgreSQL. */
+  ocppLog: 'on' | 'off';
+  /** PostgreSQL for --ocpp-log on (--database-url or DATABASE_URL). */
+  databaseUrl?: string;
   /** Where to write the JSON report; the HTML report goes next to it (.html). */
   reportFile?: string;
   help: boolean;
@@ -44,6 +48,10 @@ export const USAGE = `Usage: npm run loadtest -- [options]
                             with --token or env TOKEN
   --token TOKEN             bearer token for --via-api
   --local-addresses A-B     source addresses round-robin, e.g. 127.0.0.1-127.0.0.8
+  --ocpp-log on|off         OCPP message log of the chargers (default off); on writes every frame
+                            behind to PostgreSQL (--database-url or DATABASE_URL, schema
+                            evsim_loadtest, emptied first)
+  --database-url URL        PostgreSQL for --ocpp-log on
   --report FILE             write the JSON report there and the HTML report next to it
   -h, --help                this text
 `;
@@ -56,6 +64,11 @@ function number(name: string, raw: string, check: (n: number) => boolean, what: 
 }
 
 const positiveInt = (n: number) => Number.isInteger(n) && n > 0;
+
+function onOff(name: string, raw: string): 'on' | 'off' {
+  if (raw !== 'on' && raw !== 'off') throw new UsageError(`--${name} must be on or off, not "${raw}"`);
+  return raw;
+}
 
 function ocppOf(raw: string): OcppMix {
   switch (raw) {
@@ -131,6 +144,8 @@ export function parseLoadtestOptions(
         token: { type: 'string' },
         'local-addresses': { type: 'string' },
         report: { type: 'string' },
+        'ocpp-log': { type: 'string', default: 'off' },
+        'database-url': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -156,6 +171,7 @@ export function parseLoadtestOptions(
       'a positive whole number of seconds',
     ),
     localAddresses: values['local-addresses'] ? parseAddressRange(values['local-addresses']) : [],
+    ocppLog: onOff('ocpp-log', values['ocpp-log']),
     help: values.help,
   };
   if (values.csms !== undefined) {
@@ -173,5 +189,13 @@ export function parseLoadtestOptions(
       throw new UsageError('--local-addresses applies to chargers run here, not with --via-api');
   }
   if (values.report !== undefined) options.reportFile = values.report;
+  if (options.ocppLog === 'on') {
+    if (options.viaApi)
+      throw new UsageError('--ocpp-log applies to chargers run here; the service has its own OCPP_LOG');
+    const url = values['database-url'] ?? env.DATABASE_URL;
+    if (!url || !/^postgres(ql)?:\/\//.test(url))
+      throw new UsageError('--ocpp-log on needs a postgres:// URL: --database-url or DATABASE_URL');
+    options.databaseUrl = url;
+  }
   return options;
 }

@@ -84,6 +84,8 @@ export interface LoadtestReport {
   };
   /** % of one core: the engine's (this process) in-process, the load test's own with --via-api. */
   cpu: { of: 'engine' | 'load-test process'; steadyPercent: number | null; totalPercent: number };
+  /** The chargers' OCPP message log: off, or on with the frames it wrote to PostgreSQL. */
+  ocppLog: { enabled: boolean; frames: number | null };
   timeline: Sample[];
   checks: { name: string; ok: boolean; detail: string }[];
 }
@@ -134,7 +136,8 @@ export function buildReport(
   const all = m.timeToOnline(1);
   const lastOnline = Math.max(0, ...Array.from(m.firstOnline).filter((t) => !Number.isNaN(t)));
   const tx = csms.stats?.transactions;
-  const { token: _token, help: _help, ...shownOptions } = options;
+  // The database URL may carry a password.
+  const { token: _token, help: _help, databaseUrl: _databaseUrl, ...shownOptions } = options;
   const viaApi = options.viaApi !== undefined;
   const measured = run.baseline !== null && run.idle !== null;
   const perCharger = (pick: (m: { rss: number; heapUsed: number }) => number) =>
@@ -193,6 +196,7 @@ export function buildReport(
       steadyPercent: run.steadyCpu,
       totalPercent: run.totalCpu,
     },
+    ocppLog: { enabled: options.ocppLog === 'on', frames: run.ocppLogFrames ?? null },
     timeline: m.samples,
     checks: [],
   };
@@ -320,6 +324,7 @@ export function summaryText(r: LoadtestReport): string {
       ['engine RSS idle / peak', `${mb(r.memory.idleRss)} / ${mb(r.memory.peakRss)}`],
       [`${r.cpu.of} CPU steady state (one core)`, pct(r.cpu.steadyPercent)],
       [`${r.cpu.of} CPU whole run (one core)`, pct(r.cpu.totalPercent)],
+      ['OCPP message log', r.ocppLog.enabled ? `on, ${r.ocppLog.frames ?? '?'} frames written` : 'off'],
       [
         'central system CPU whole run (one core)',
         cs?.processCpuMs === undefined

@@ -9,6 +9,8 @@ import type { ChargerInput, ChargerModel } from '../../actors/charger/charger-po
 import { createChargerRuntime, type ChargerActor } from '../../engine/charger/charger-runtime.ts';
 import type { ChargerConnectionSettings } from '../../engine/charger/charger-link.ts';
 import { startReferenceCsms } from '../reference-csms/reference-csms.ts';
+import { startStandaloneMessageLog } from '../../engine/message-log/standalone.ts';
+import { randomUUID } from 'node:crypto';
 import { LoadMetrics, type Sample } from './metrics.ts';
 import type { LoadtestOptions } from './options.ts';
 
@@ -57,6 +59,8 @@ export interface LocalRunResult {
   /** CPU of this process in the steady window (% of one core), and over the whole run. */
   steadyCpu: number | null;
   totalCpu: number;
+  /** Frames the OCPP message log wrote to PostgreSQL (null: log off). */
+  ocppLogFrames?: number | null;
 }
 
 export interface LocalRunHooks {
@@ -138,12 +142,18 @@ export async function runLocal(options: LoadtestOptions, hooks: LocalRunHooks): 
       : undefined;
   // The warm-up's calls and schema errors are not the run's.
   let measuring = false;
+  const log = pino({ level: 'warn' });
+  // Log on: every frame captured and written behind to PostgreSQL, as the service does it.
+  const ocppLog = options.databaseUrl ? await startStandaloneMessageLog(options.databaseUrl, log) : null;
   const runtime = createChargerRuntime({
-    log: pino({ level: 'warn' }),
+    log,
     defaultCsmsUrl: () => hooks.csmsUrl,
     connectionSettings,
     onCallAnswered: (action, ms, outcome) => measuring && metrics.onCall(action, ms, outcome),
     onSchemaError: () => measuring && metrics.onSchemaError(),
+    frameObserver: ocppLog
+      ? (_identity, key) => (key === undefined ? undefined : ocppLog.messageLog.observer(key))
+      : undefined,
   });
   // One config object for all: the machine copies what differs from its defaults.
   const config = {
@@ -171,12 +181,15 @@ export async function runLocal(options: LoadtestOptions, hooks: LocalRunHooks): 
   ticker = setTimeout(tick, 100);
 
   const deploy = (i: number) => {
-    const actor = runtime.create({
-      identity: identityOf(i),
-      version: versionOf(options, i),
-      model: LOADTEST_MODEL,
-      config,
-    });
+    const actor = runtime.create(
+      {
+        identity: identityOf(i),
+        version: versionOf(options, i),
+        model: LOADTEST_MODEL,
+        config,
+      },
+      ocppLog ? randomUUID() : undefined,
+    );
     actor.on('stage', metrics.onStage);
     actor.start();
     actor.send({ type: 'DEPLOY' });
@@ -276,6 +289,12 @@ export async function runLocal(options: LoadtestOptions, hooks: LocalRunHooks): 
   hooks.onSample?.(metrics.sample(fast ? 0.1 : 1));
   const totalCpu = cpuPercent(process.cpuUsage(cpuAtStart), metrics.now() * 1000);
   for (const actor of actors) actor?.stop();
+  let logged: number | null = null;
+  if (ocppLog) {
+    await ocppLog.messageLog.flush();
+    logged = await ocppLog.rows();
+    await ocppLog.close();
+  }
   return {
     metrics,
     marks,
@@ -287,6 +306,7 @@ export async function runLocal(options: LoadtestOptions, hooks: LocalRunHooks): 
     sessionsStopped,
     steadyCpu,
     totalCpu,
+    ocppLogFrames: logged,
   };
 }
 

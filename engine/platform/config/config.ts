@@ -74,6 +74,9 @@ const envSchema = z.object({
       .optional(),
   ),
   INSPECT: optionalString,
+  OCPP_LOG: z.enum(['on', 'off']).default('on'),
+  OCPP_LOG_RETENTION_HOURS: intFrom(24, 1),
+  OCPP_LOG_MAX_PER_CHARGER: intFrom(1000, 1),
   INSPECT_URL: optionalString.pipe(
     z
       .string()
@@ -111,6 +114,8 @@ export type Config = {
   stageDeadlines: { connecting?: number; registering?: number; offline?: number };
   /** XState inspection of chosen chargers (INSPECT: identity, comma list or *); off when unset. */
   inspect?: { identities: '*' | string[]; url: string };
+  /** The OCPP message log: on or off (the largest load tests), kept this many hours and rows per charger. */
+  ocppLog: { enabled: boolean; retentionHours: number; maxPerCharger: number };
 };
 
 export class ConfigError extends Error {}
@@ -168,6 +173,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         .map((pair) => pair.split('='))
         .map(([stage, seconds]) => [stage, Number(seconds)]),
     ),
+    ocppLog: {
+      enabled: e.OCPP_LOG === 'on',
+      retentionHours: e.OCPP_LOG_RETENTION_HOURS,
+      maxPerCharger: e.OCPP_LOG_MAX_PER_CHARGER,
+    },
     ...(e.INSPECT
       ? { inspect: { identities: inspectList(e.INSPECT), url: e.INSPECT_URL ?? DEFAULT_INSPECT_URL } }
       : {}),

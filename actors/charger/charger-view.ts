@@ -1,0 +1,145 @@
+// The charger as GET /evcharger/deployments/{id} shows it, from its persisted context alone (so any
+// node answers from the database): connectors 1..n, charging profiles, configuration with secrets
+// masked, and when it last heartbeated by its own clock. Pure; reads only the context fields below.
+import type { ChargerContext, ChargingProfile, Connector } from './charger-context.ts';
+import { SETTINGS, SETTING_KEYS, getSetting } from './charger-settings.ts';
+
+/** What the view reads of a persisted charger context. */
+export type ViewedContext = Pick<
+  ChargerContext,
+  'version' | 'identity' | 'model' | 'connectors' | 'txIds' | 'profiles' | 'settings' | 'heartbeatAt'
+>;
+
+export interface ConnectorView {
+  connector_id: number;
+  /** 2.0.1: the EVSE (one connector each); null for 1.6. */
+  evse_id: number | null;
+  status: string;
+  transaction_id: string | null;
+  /** The connector's energy register (Wh), as its MeterValues report it. */
+  energy_wh: number;
+  power_w: number;
+  soc: number | null;
+  ev_connected: boolean;
+  id_tag: string | null;
+}
+
+export interface ChargingProfileView {
+  id: number;
+  /** 0: the whole charger. */
+  connector_id: number;
+  stack_level: number;
+  purpose: string;
+  unit: 'W' | 'A';
+  periods: { start_period: number; limit: number; number_phases: number | null }[];
+  start_at: string | null;
+  duration: number | null;
+  transaction_id: string | null;
+  valid_to: string | null;
+}
+
+export interface ConfigurationView {
+  /** 1.6: the key; 2.0.1: `Component.Variable`. */
+  key: string;
+  value: string;
+  readonly: boolean;
+}
+
+export interface ChargerView {
+  connectors: ConnectorView[];
+  charging_profiles: ChargingProfileView[];
+  configuration: ConfigurationView[];
+  last_heartbeat_at: string | null;
+}
+
+export const SECRET_MASK = '********';
+const SECRET_KEY = /authorizationkey|password|passphrase|secret|privatekey/i;
+
+const PURPOSES: Record<ChargerContext['version'], Record<ChargingProfile['purpose'], string>> = {
+  'ocpp1.6': { Max: 'ChargePointMaxProfile', TxDefault: 'TxDefaultProfile', Tx: 'TxProfile' },
+  'ocpp2.0.1': { Max: 'ChargingStationMaxProfile', TxDefault: 'TxDefaultProfile', Tx: 'TxProfile' },
+};
+
+const iso = (ms: number | undefined): string | null => (ms ? new Date(ms).toISOString() : null);
+
+/** Nothing persisted yet (the charger was deployed a moment ago): an empty view. */
+export const EMPTY_VIEW: ChargerView = {
+  connectors: [],
+  charging_profiles: [],
+  configuration: [],
+  last_heartbeat_at: null,
+};
+
+export function chargerView(ctx: ViewedContext): ChargerView {
+  return {
+    connectors: ctx.connectors.map((c) => connectorView(ctx, c)),
+    charging_profiles: ctx.profiles.map((p) => profileView(ctx, p)),
+    configuration: configurationView(ctx),
+    last_heartbeat_at: lastHeartbeat(ctx),
+  };
+}
+
+function connectorView(ctx: ViewedContext, c: Connector): ConnectorView {
+  const v16 = ctx.version === 'ocpp1.6';
+  const tx = c.tx;
+  const txId = tx ? (v16 ? ctx.txIds[String(tx.ref)] : tx.id) : undefined;
+  return {
+    connector_id: c.id,
+    evse_id: v16 ? null : c.id,
+    status: c.status,
+    transaction_id: txId === undefined ? null : String(txId),
+    energy_wh: Math.floor(c.meterWh),
+    power_w: Math.round(c.powerW),
+    soc: c.soc === undefined ? null : Math.round(c.soc * 10) / 10,
+    ev_connected: c.plugged,
+    id_tag: tx?.idTag ?? c.authorized ?? null,
+  };
+}
+
+function profileView(ctx: ViewedContext, p: ChargingProfile): ChargingProfileView {
+  return {
+    id: p.id,
+    connector_id: p.connectorId,
+    stack_level: p.stackLevel,
+    purpose: PURPOSES[ctx.version][p.purpose],
+    unit: p.unit,
+    periods: p.periods.map((x) => ({
+      start_period: x.startPeriod,
+      limit: x.limit,
+      number_phases: x.numberPhases ?? null,
+    })),
+    start_at: iso(p.startAt),
+    duration: p.duration ?? null,
+    transaction_id: p.transactionId === undefined ? null : String(p.transactionId),
+    valid_to: iso(p.validTo),
+  };
+}
+
+function configurationView(ctx: ViewedContext): ConfigurationView[] {
+  const full = ctx as ChargerContext; // defaults read only the model and identity
+  const shown = (key: string, value: string, readonly: boolean): ConfigurationView => ({
+    key,
+    value: value !== '' && SECRET_KEY.test(key) ? SECRET_MASK : value,
+    readonly,
+  });
+  const known = SETTING_KEYS.map((key) => {
+    const def = SETTINGS[key];
+    const name = ctx.version === 'ocpp1.6' ? key : `${def.component}.${def.variable}`;
+    return shown(name, getSetting(full, key) ?? '', def.readonly);
+  });
+  // Values stored under keys outside the table (kept as the central system wrote them).
+  const extra = Object.keys(ctx.settings)
+    .filter((key) => !Object.hasOwn(SETTINGS, key))
+    .map((key) => shown(key, ctx.settings[key], false));
+  return [...known, ...extra];
+}
+
+/**
+ * The charger re-arms its heartbeat deadline one interval ahead whenever it heartbeats (and when
+ * its registration is accepted): the last one was an interval before that deadline.
+ */
+function lastHeartbeat(ctx: ViewedContext): string | null {
+  const interval = Number(getSetting(ctx as ChargerContext, 'HeartbeatInterval') ?? 0);
+  if (!ctx.heartbeatAt || !(interval > 0)) return null;
+  return iso(ctx.heartbeatAt - interval * 1000);
+}

@@ -1,0 +1,20 @@
+// GET /evcharger/commands: the organization's commands, newest first, as E16 shows each one.
+import Router from '@koa/router';
+import { orgOf } from '../http/auth.ts';
+import { parseQuery } from '../http/validation.ts';
+import { commandListQuery } from '../schemas/command-list.ts';
+import type { ApiDeps } from '../http/deps.ts';
+
+export function commandListRouter({ commands }: ApiDeps): Router {
+  const router = new Router();
+  router.get('/evcharger/commands', async (ctx) => {
+    const q = parseQuery(ctx, commandListQuery);
+    ctx.body = await commands.store.list(orgOf(ctx), {
+      deploymentId: q.deployment_id,
+      status: q.status,
+      limit: q.limit,
+      offset: q.offset,
+    });
+  });
+  return router;
+}

@@ -1,0 +1,3 @@
+import { chargerLogFlows } from './charger-log-flows.ts';
+
+chargerLogFlows('ocpp1.6');
