@@ -12,7 +12,7 @@
 // Time: the machine reads the clock of its actor (REAL_CLOCK, or xstate's SimulatedClock in tests),
 // so timers and timestamps follow the same clock.
 export type { OcppVersion } from '../../protocols/ocpp/versions.ts';
-export type { ChargerModel, ChargerTimings, Stage } from './core/context.ts';
+export type { ChargerContext, ChargerModel, ChargerTimings, Stage } from './core/context.ts';
 export { DEFAULT_TIMINGS } from './core/context.ts';
 export type {
   ChargerEmitted,

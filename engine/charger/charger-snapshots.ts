@@ -4,7 +4,12 @@
 // snapshot's insides: what changes on a restore (a new attempt) the actor applies itself (RESUME).
 import { createActor, type Actor } from 'xstate';
 import type { ChargerMachine } from '../../actors/charger/charger-machine.ts';
-import { REAL_CLOCK, SNAPSHOT_VERSION, type ChargerInput } from '../../actors/charger/charger-ports.ts';
+import {
+  REAL_CLOCK,
+  SNAPSHOT_VERSION,
+  type ChargerContext,
+  type ChargerInput,
+} from '../../actors/charger/charger-ports.ts';
 import { isRestorableSnapshot, migrateSnapshot } from '../../actors/charger/charger-snapshot.ts';
 
 export { isRestorableSnapshot };
@@ -18,6 +23,12 @@ export interface StoredSnapshot {
 /** What to store for a running charger now. */
 export function snapshotToStore(actor: Actor<ChargerMachine>): StoredSnapshot {
   return { snapshot: actor.getPersistedSnapshot(), version: SNAPSHOT_VERSION };
+}
+
+/** The charger's context in a stored snapshot, upgraded to this version; undefined when none can be read. */
+export function storedContext(stored: unknown): ChargerContext | undefined {
+  if (!isRestorableSnapshot(stored)) return undefined;
+  return (migrateSnapshot(stored) as { context: ChargerContext }).context;
 }
 
 /**

@@ -3,7 +3,14 @@
 // (../ocpp16, ../ocpp2) writes it as its version's messages, reads its version's answers, and
 // dispatches its version's CSMS calls to the blocks. No code outside an adapter asks which
 // version a charger speaks.
-import type { AuthStatus, ChargerContext, Connector, ConnectorStatus, OutboxItem } from './context.ts';
+import type {
+  AuthStatus,
+  ChargerContext,
+  ChargingProfile,
+  Connector,
+  ConnectorStatus,
+  OutboxItem,
+} from './context.ts';
 import type { CommandEvent, LocalListCommand } from './events.ts';
 import type { OcppVersion } from '../../../protocols/ocpp/versions.ts';
 import type { Step } from './step.ts';
@@ -102,6 +109,16 @@ export interface OcppWire {
   configurationCommand(c: ConfigurationCommand, version: OcppVersion): CommandEvent | { problem: string };
   /** Why the version cannot carry this local list (a status it lacks); undefined when it can. */
   localListProblem(list: LocalListCommand): string | undefined;
+
+  // How the version names things, for a reader of the charger's state (the detail view).
+  /** The connector's EVSE in this version, or null when it has none (1.6). */
+  evseOf(connectorId: number): number | null;
+  /** The transaction's id as the CSMS knows it (1.6: the CSMS's number, once it gave one). */
+  transactionIdOf(ctx: ChargerContext, c: Connector): string | number | undefined;
+  /** The version's name of a charging profile purpose. */
+  profilePurposes: Record<ChargingProfile['purpose'], string>;
+  /** A setting's name: the 1.6 key, or 2.x `Component.Variable`. */
+  settingName(key: string): string;
 
   /** The CSMS calls this version answers, by action: the one dispatch from action to block. */
   csmsCalls: Record<string, CsmsCall>;

@@ -1,7 +1,6 @@
 // The CSMS's OCPP 1.6 calls: one line each from the action to the block that handles it, reading
 // the 1.6 payload and writing the 1.6 answer. Anything not here is answered NotImplemented.
 /* eslint-disable @typescript-eslint/no-explicit-any -- CSMS payloads reach the handlers validated against the official schemas */
-import type { ChargingProfile } from '../core/context.ts';
 import type { CsmsCall } from '../core/wire.ts';
 import { SETTINGS, SETTING_KEYS, getSetting } from '../core/settings.ts';
 import { authStatus, call, iso } from '../wire/basics.ts';
@@ -13,12 +12,7 @@ import { localListEnabled, localListVersion, updateLocalList } from '../blocks/l
 import { remoteStart, remoteStop, reset, trigger, unlock } from '../blocks/remote-control.ts';
 import { clearProfiles, compositeLimit, setProfile } from '../blocks/smart-charging.ts';
 import { connectorByCsmsId } from '../blocks/transactions.ts';
-
-const PURPOSE_16: Record<ChargingProfile['purpose'], string> = {
-  Max: 'ChargePointMaxProfile',
-  TxDefault: 'TxDefaultProfile',
-  Tx: 'TxProfile',
-};
+import { PURPOSE_16 } from './ocpp16-names.ts';
 
 const profile16 = (connectorId: number, p: any, now: number) =>
   chargingProfile(

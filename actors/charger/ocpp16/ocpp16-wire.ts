@@ -7,6 +7,7 @@ import { getSetting } from '../core/settings.ts';
 import { authStatus, bootResult, call, iso } from '../wire/basics.ts';
 import { meterValue, type WriteReading } from '../wire/sampled-values.ts';
 import { OCPP16_CALLS } from './ocpp16-calls.ts';
+import { PURPOSE_16 } from './ocpp16-names.ts';
 
 const STOP_REASON: Record<StopCause, string> = {
   local: 'Local',
@@ -175,6 +176,11 @@ export const ocpp16Wire: OcppWire = {
     const bad = list.entries.find((e) => e.status !== undefined && !AUTH_STATUSES.has(e.status));
     return bad ? `status '${bad.status}' does not exist in OCPP 1.6` : undefined;
   },
+
+  evseOf: () => null,
+  transactionIdOf: (ctx, c) => (c.tx ? ctx.txIds[String(c.tx.ref)] : undefined),
+  profilePurposes: PURPOSE_16,
+  settingName: (key) => key,
 
   csmsCalls: OCPP16_CALLS,
 };

@@ -1,7 +1,6 @@
 // The CSMS's OCPP 2.0.1 / 2.1 calls: one line each from the action to the block that handles it,
 // reading the 2.x payload and writing the 2.x answer. Anything not here is answered NotImplemented.
 /* eslint-disable @typescript-eslint/no-explicit-any -- CSMS payloads reach the handlers validated against the official schemas */
-import type { ChargingProfile } from '../core/context.ts';
 import type { CsmsCall } from '../core/wire.ts';
 import { authStatus, call, iso } from '../wire/basics.ts';
 import { chargingProfile, purposeFrom } from '../wire/charging-profile.ts';
@@ -12,18 +11,7 @@ import { remoteStart, remoteStop, reset, trigger, unlock } from '../blocks/remot
 import { clearProfiles, compositeLimit, setProfile } from '../blocks/smart-charging.ts';
 import { connectorByTxId } from '../blocks/transactions.ts';
 import { getBaseReport, getReport, getVariables, setVariables } from './device-model.ts';
-
-const PURPOSE: Record<string, ChargingProfile['purpose']> = {
-  ChargingStationMaxProfile: 'Max',
-  ChargingStationExternalConstraints: 'Max',
-  TxDefaultProfile: 'TxDefault',
-  TxProfile: 'Tx',
-};
-const PURPOSE_2: Record<ChargingProfile['purpose'], string> = {
-  Max: 'ChargingStationMaxProfile',
-  TxDefault: 'TxDefaultProfile',
-  Tx: 'TxProfile',
-};
+import { PURPOSE, PURPOSE_2 } from './ocpp2-names.ts';
 
 const profile2 = (evseId: number, p: any, now: number) =>
   chargingProfile(

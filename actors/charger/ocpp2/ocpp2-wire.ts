@@ -10,6 +10,7 @@ import { authStatus, bootResult, call, iso } from '../wire/basics.ts';
 import { meterValue, type WriteReading } from '../wire/sampled-values.ts';
 import { OCPP2_CALLS } from './ocpp2-calls.ts';
 import { connectorStatus } from './device-model.ts';
+import { PURPOSE_2 } from './ocpp2-names.ts';
 
 function chargingState(c: Connector): string {
   switch (c.status) {
@@ -206,6 +207,11 @@ export const ocpp2Wire: OcppWire = {
 
   // Every status the API takes exists in 2.x.
   localListProblem: () => undefined,
+
+  evseOf: (connectorId) => connectorId,
+  transactionIdOf: (_ctx, c) => c.tx?.id,
+  profilePurposes: PURPOSE_2,
+  settingName: (key) => `${SETTINGS[key].component}.${SETTINGS[key].variable}`,
 
   csmsCalls: OCPP2_CALLS,
 };
