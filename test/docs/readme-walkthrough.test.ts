@@ -73,12 +73,12 @@ const jsonLines = (out: string): any[] =>
 
 test(`README walk-through: every step runs as written and shows what the README says (${MODE})`, async () => {
   const blocks = shBlocks(README, 'Five-minute walk-through');
-  assert.equal(blocks.length, 7, 'the steps of the walk-through');
+  assert.equal(blocks.length, 8, 'the steps of the walk-through');
   for (const block of blocks) assert.match(block, /\$API/, 'every block uses API (and the shorthand, TOKEN)');
 
   const run = await runBlocks(blocks);
   assert.equal(run.code, 0, run.stderr);
-  const [look, deploy, online, commands, charging, unplug, stopDelete] = run.outputs;
+  const [look, deploy, online, commands, charging, unplug, wire, stopDelete] = run.outputs;
 
   // 1. health, catalog, one model
   const [health, brands, model] = jsonLines(look);
@@ -126,7 +126,23 @@ test(`README walk-through: every step runs as written and shows what the README 
   assert.equal(ended.items[0].stop_reason, 'EVDisconnected');
   assert.ok(ended.items[0].meter_stop_wh >= second.meter_last_wh);
 
-  // 6. stopped, deleted, gone
+  // 6. the StartTransaction CALL and its answer, as sent; the stream; the charger's detail
+  const [log, detail] = jsonLines(wire);
+  assert.deepEqual(
+    log.items.map((i: any) => [i.direction, i.type, i.action]),
+    [
+      ['in', 'CALLRESULT', 'StartTransaction'],
+      ['out', 'CALL', 'StartTransaction'],
+    ],
+  );
+  assert.equal(log.items[1].frame[2], 'StartTransaction');
+  assert.equal(log.items[1].frame[3].idTag, 'TAG-1');
+  assert.equal((wire.match(/^event: frame$/gm) ?? []).length, 2, wire);
+  assert.equal(detail.deployment_id, deploymentId);
+  assert.equal(detail.connectors[0].connector_id, 1);
+  assert.equal(detail.connectors[0].ev_connected, false);
+
+  // 7. stopped, deleted, gone
   const [stopped, list] = jsonLines(stopDelete);
   assert.equal(stopped.action, 'stop');
   assert.equal(stopped.results[0].deployment_id, deploymentId);
