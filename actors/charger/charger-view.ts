@@ -1,13 +1,15 @@
 // The charger as GET /evcharger/deployments/{id} shows it, from its persisted context alone (so any
 // node answers from the database): connectors 1..n, charging profiles, configuration with secrets
 // masked, and when it last heartbeated by its own clock. Pure; reads only the context fields below.
-import type { ChargerContext, ChargingProfile, Connector } from './charger-context.ts';
-import { SETTINGS, SETTING_KEYS, getSetting } from './charger-settings.ts';
+import type { ChargerContext, ChargingProfile, Connector } from './core/context.ts';
+import { SETTINGS, SETTING_KEYS, getSetting } from './core/settings.ts';
+import type { OcppWire } from './core/wire.ts';
+import { wireFor } from './ocpp-wires.ts';
 
 /** What the view reads of a persisted charger context. */
 export type ViewedContext = Pick<
   ChargerContext,
-  'version' | 'identity' | 'model' | 'connectors' | 'txIds' | 'profiles' | 'settings' | 'heartbeatAt'
+  'version' | 'identity' | 'model' | 'connectors' | 'txIds' | 'profiles' | 'settings' | 'timers'
 >;
 
 export interface ConnectorView {
@@ -55,11 +57,6 @@ export interface ChargerView {
 export const SECRET_MASK = '********';
 const SECRET_KEY = /authorizationkey|password|passphrase|secret|privatekey/i;
 
-const PURPOSES: Record<ChargerContext['version'], Record<ChargingProfile['purpose'], string>> = {
-  'ocpp1.6': { Max: 'ChargePointMaxProfile', TxDefault: 'TxDefaultProfile', Tx: 'TxProfile' },
-  'ocpp2.0.1': { Max: 'ChargingStationMaxProfile', TxDefault: 'TxDefaultProfile', Tx: 'TxProfile' },
-};
-
 const iso = (ms: number | undefined): string | null => (ms ? new Date(ms).toISOString() : null);
 
 /** Nothing persisted yet (the charger was deployed a moment ago): an empty view. */
@@ -70,22 +67,23 @@ export const EMPTY_VIEW: ChargerView = {
   last_heartbeat_at: null,
 };
 
+/** The view; names (EVSEs, transaction ids, purposes, settings) as the charger's version says them. */
 export function chargerView(ctx: ViewedContext): ChargerView {
+  const wire = wireFor(ctx.version);
   return {
-    connectors: ctx.connectors.map((c) => connectorView(ctx, c)),
-    charging_profiles: ctx.profiles.map((p) => profileView(ctx, p)),
-    configuration: configurationView(ctx),
+    connectors: ctx.connectors.map((c) => connectorView(ctx, wire, c)),
+    charging_profiles: ctx.profiles.map((p) => profileView(wire, p)),
+    configuration: configurationView(ctx, wire),
     last_heartbeat_at: lastHeartbeat(ctx),
   };
 }
 
-function connectorView(ctx: ViewedContext, c: Connector): ConnectorView {
-  const v16 = ctx.version === 'ocpp1.6';
+function connectorView(ctx: ViewedContext, wire: OcppWire, c: Connector): ConnectorView {
   const tx = c.tx;
-  const txId = tx ? (v16 ? ctx.txIds[String(tx.ref)] : tx.id) : undefined;
+  const txId = wire.transactionIdOf(ctx as ChargerContext, c);
   return {
     connector_id: c.id,
-    evse_id: v16 ? null : c.id,
+    evse_id: wire.evseOf(c.id),
     status: c.status,
     transaction_id: txId === undefined ? null : String(txId),
     energy_wh: Math.floor(c.meterWh),
@@ -96,12 +94,12 @@ function connectorView(ctx: ViewedContext, c: Connector): ConnectorView {
   };
 }
 
-function profileView(ctx: ViewedContext, p: ChargingProfile): ChargingProfileView {
+function profileView(wire: OcppWire, p: ChargingProfile): ChargingProfileView {
   return {
     id: p.id,
     connector_id: p.connectorId,
     stack_level: p.stackLevel,
-    purpose: PURPOSES[ctx.version][p.purpose],
+    purpose: wire.profilePurposes[p.purpose],
     unit: p.unit,
     periods: p.periods.map((x) => ({
       start_period: x.startPeriod,
@@ -115,7 +113,7 @@ function profileView(ctx: ViewedContext, p: ChargingProfile): ChargingProfileVie
   };
 }
 
-function configurationView(ctx: ViewedContext): ConfigurationView[] {
+function configurationView(ctx: ViewedContext, wire: OcppWire): ConfigurationView[] {
   const full = ctx as ChargerContext; // defaults read only the model and identity
   const shown = (key: string, value: string, readonly: boolean): ConfigurationView => ({
     key,
@@ -124,8 +122,7 @@ function configurationView(ctx: ViewedContext): ConfigurationView[] {
   });
   const known = SETTING_KEYS.map((key) => {
     const def = SETTINGS[key];
-    const name = ctx.version === 'ocpp1.6' ? key : `${def.component}.${def.variable}`;
-    return shown(name, getSetting(full, key) ?? '', def.readonly);
+    return shown(wire.settingName(key), getSetting(full, key) ?? '', def.readonly);
   });
   // Values stored under keys outside the table (kept as the central system wrote them).
   const extra = Object.keys(ctx.settings)
@@ -140,6 +137,7 @@ function configurationView(ctx: ViewedContext): ConfigurationView[] {
  */
 function lastHeartbeat(ctx: ViewedContext): string | null {
   const interval = Number(getSetting(ctx as ChargerContext, 'HeartbeatInterval') ?? 0);
-  if (!ctx.heartbeatAt || !(interval > 0)) return null;
-  return iso(ctx.heartbeatAt - interval * 1000);
+  const next = ctx.timers.heartbeat;
+  if (!next || !(interval > 0)) return null;
+  return iso(next - interval * 1000);
 }

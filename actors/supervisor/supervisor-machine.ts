@@ -23,7 +23,7 @@ export interface SupervisorContext {
 function bringBack(ctx: SupervisorContext, source: ChargerSource): { handle: ChargerHandle; fresh: boolean } {
   const restored = source.snapshot === undefined ? undefined : ctx.factory.restore(source);
   if (restored) {
-    restored.send({ type: 'RESUME' });
+    restored.send(source.nextAttempt ? { type: 'RESUME', nextAttempt: true } : { type: 'RESUME' });
     return { handle: restored, fresh: false };
   }
   const handle = ctx.factory.create(source);

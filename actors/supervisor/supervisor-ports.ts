@@ -17,6 +17,8 @@ export interface ChargerSource {
   locationId: string | null;
   input: ChargerInput;
   snapshot?: unknown;
+  /** A restored snapshot resumes as the deployment's next attempt (rehydration after a restart). */
+  nextAttempt?: true;
 }
 
 export interface ChargerFactory {

@@ -4,8 +4,8 @@ import Router from '@koa/router';
 import { ApiError, badRequest, notFound, ValidationError } from '../http/errors.ts';
 import { orgOf } from '../http/auth.ts';
 import { parseBody, parsePath } from '../http/validation.ts';
-import { COMMAND_PATHS, commandBodies, commandIdPath } from '../schemas/commands.ts';
-import { EVENT_TYPES, type AnyPayload } from '../../engine/commands/command-kinds.ts';
+import { commandBodies, commandIdPath } from '../schemas/commands.ts';
+import { COMMAND_KINDS, EVENT_TYPES, type AnyPayload } from '../../engine/commands/command-kinds.ts';
 import { resolveTarget } from '../../engine/commands/command-targets.ts';
 import { BrokerUnavailableError } from '../../engine/commands/command-producer.ts';
 import type { ApiDeps } from '../http/deps.ts';
@@ -17,7 +17,7 @@ export function commandsRouter({ platform, commands }: ApiDeps): Router {
   const router = new Router();
 
   for (const eventType of EVENT_TYPES) {
-    router.post(`/evcharger/commands/${COMMAND_PATHS[eventType]}`, async (ctx) => {
+    router.post(`/evcharger/commands/${COMMAND_KINDS[eventType].path}`, async (ctx) => {
       const body = parseBody(ctx, commandBodies[eventType]) as {
         target: Parameters<typeof resolveTarget>[2];
         payload: AnyPayload;

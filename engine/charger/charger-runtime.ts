@@ -7,12 +7,9 @@
 //   actor.on('stage', onStage);
 //   actor.start(); actor.send({ type: 'DEPLOY' }); // restored: actor.send({ type: 'RESUME' })
 import { createActor, type Actor } from 'xstate';
-import { createChargerMachine, type ChargerMachine } from '../../actors/charger/charger-machine.ts';
-import {
-  SNAPSHOT_VERSION,
-  type ChargerInput,
-  type ChargerTimings,
-} from '../../actors/charger/charger-ports.ts';
+import { chargerMachine, type ChargerMachine } from '../../actors/charger/charger-machine.ts';
+import { REAL_CLOCK, type ChargerInput, type ChargerTimings } from '../../actors/charger/charger-ports.ts';
+import { restoreFromSnapshot } from './charger-snapshots.ts';
 import type { Logger } from '../platform/log/logger.ts';
 import {
   createChargerLink,
@@ -61,16 +58,10 @@ export interface ChargerRuntime {
   /** A new root actor, error observer attached, not started; `key` names it to connectionSettings and frameObserver. */
   create(input: ChargerInput, key?: string): ChargerActor;
   /**
-   * A root actor from getPersistedSnapshot() JSON, not started: start it, then send RESUME.
-   * Throws when the snapshot was written by another SNAPSHOT_VERSION (deploy it afresh instead).
+   * A root actor from getPersistedSnapshot() JSON of this version or an earlier one (migrated),
+   * not started: start it, then send RESUME. Throws for a snapshot it cannot restore (deploy afresh).
    */
   restore(snapshot: unknown, key?: string): ChargerActor;
-}
-
-/** Whether a stored snapshot can be restored by this version of the machine. */
-export function isRestorableSnapshot(snapshot: unknown): boolean {
-  const ctx = (snapshot as { context?: { snapshotVersion?: unknown } } | null)?.context;
-  return ctx?.snapshotVersion === SNAPSHOT_VERSION;
 }
 
 export function createChargerRuntime(opts: ChargerRuntimeOptions): ChargerRuntime {
@@ -90,9 +81,7 @@ export function createChargerRuntime(opts: ChargerRuntimeOptions): ChargerRuntim
     onCallAnswered: opts.onCallAnswered,
     frameObserver: frameObserver && ((identity, system) => frameObserver(identity, keys.get(system))),
   });
-  const machine = createChargerMachine({ now: Date.now, random: Math.random }).provide({
-    actors: { link },
-  });
+  const machine = chargerMachine.provide({ actors: { link } });
 
   // An action that throws on a root without an error observer becomes an uncaughtException.
   const observe = (actor: ChargerActor, identity: string, key: string | undefined): ChargerActor => {
@@ -107,17 +96,15 @@ export function createChargerRuntime(opts: ChargerRuntimeOptions): ChargerRuntim
     machine,
     create(input, key) {
       const timings = opts.timings ? { ...opts.timings, ...input.timings } : input.timings;
-      const actor = createActor(machine, { input: timings ? { ...input, timings } : input });
+      const actor = createActor(machine, {
+        input: timings ? { ...input, timings } : input,
+        clock: REAL_CLOCK,
+      });
       return observe(actor, input.identity, key);
     },
     restore(snapshot, key) {
-      if (!isRestorableSnapshot(snapshot))
-        throw new Error(`charger snapshot is not of version ${SNAPSHOT_VERSION}`);
-      const ctx = (snapshot as { context: ChargerInput }).context;
-      // The input is not read when a snapshot is given; XState's types want one anyway.
-      const input: ChargerInput = { identity: ctx.identity, version: ctx.version, model: ctx.model };
-      const actor = createActor(machine, { snapshot: snapshot as never, input });
-      return observe(actor, ctx.identity, key);
+      const actor = restoreFromSnapshot(machine, snapshot);
+      return observe(actor, actor.getSnapshot().context.identity, key);
     },
   };
 }

@@ -1,205 +1,194 @@
-// The commands a user can send (event_type as stored and shown by E16), their payloads once the
-// API has filled in defaults, and how each becomes a charger machine event for the charger's
-// OCPP version. Version-specific shapes (configuration, local list) are checked here.
-import type { ChargerOcppVersion, CommandEvent } from '../../actors/charger/charger-ports.ts';
+// Every EV and operator command, declared once: its event_type (stored, shown by E16), its path
+// under /evcharger/commands/, its payload (validated by the API, defaults filled in), and the
+// charger machine event it becomes. What differs between OCPP versions (connector numbering, a
+// 1.6 key or a 2.0.1 variable, the statuses a local list may carry) the charger's wire adapter
+// decides. The API's bodies and routes (api/schemas/commands.ts, api/routers/commands-router.ts)
+// are made from this list; the event's type must be one the machine dispatches (actors/charger/
+// dispatch.ts, COMMANDS), so a command missing a handler does not compile.
+import { z } from 'zod';
+import type { CommandEvent, OcppVersion } from '../../actors/charger/charger-ports.ts';
+import { OCPP_WIRES, wireFor } from '../../actors/charger/ocpp-wires.ts';
 
-export const EVENT_TYPES = [
-  'proxy-message',
-  'ev-stops-energy',
-  'configuration',
-  'cache-reset',
-  'local-auth-list',
-  'plug-in',
-  'present-token',
-  'unplug',
-  'fault',
-  'clear-fault',
-  'disconnect',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-
-export interface IdTagInfo {
-  status: string;
-  expiry_date?: string;
-  parent_id_tag?: string;
-}
-
-/** Payloads as queued (defaults filled in), by event type. */
-export interface CommandPayloads {
-  'proxy-message': { action: string; payload: Record<string, unknown> };
-  'ev-stops-energy': { evse_id: number; connector_id: number };
-  configuration: {
-    key?: string;
-    component?: string;
-    variable?: string;
-    value: string;
-    instance?: string;
-    evse_id?: number;
-  };
-  'cache-reset': Record<string, never>;
-  'local-auth-list': {
-    list_version: number;
-    update_type: 'Full' | 'Differential';
-    entries: { id_tag: string; id_tag_info?: IdTagInfo }[];
-  };
-  'plug-in': {
-    connector_id: number;
-    evse_id?: number;
-    ev_max_power_kw?: number;
-    soc_percent?: number;
-    battery_kwh?: number;
-  };
-  'present-token': { id_tag: string; connector_id: number; evse_id?: number };
-  unplug: { connector_id: number; evse_id?: number };
-  fault: { connector_id: number; evse_id?: number; error_code?: string };
-  'clear-fault': { connector_id: number; evse_id?: number };
-  disconnect: Record<string, never>;
-}
-
-export type AnyPayload = CommandPayloads[EventType];
-
-/** Statuses an OCPP 1.6 IdTagInfo can carry (2.0.1 knows more). */
-const STATUS_16 = new Set(['Accepted', 'Blocked', 'Expired', 'Invalid', 'ConcurrentTx']);
-
+type Wire = ReturnType<typeof wireFor>;
 type Built = { event: CommandEvent } | { problem: string };
 
-/**
- * 2.0.1 numbers its connectors per EVSE (one connector each here): the EVSE id picks it. 1.6 has
- * connector ids only.
- */
-function connectorOf(version: ChargerOcppVersion, p: { connector_id: number; evse_id?: number }): number {
-  return version === 'ocpp2.0.1' ? (p.evse_id ?? p.connector_id) : p.connector_id;
+interface CommandKind<P extends z.ZodType> {
+  /** Under /evcharger/commands/. */
+  path: string;
+  payload: P;
+  /** The machine event for a payload as queued, or why this charger's version cannot take it. */
+  event(payload: z.output<P>, wire: Wire, version: OcppVersion): CommandEvent | { problem: string };
 }
 
-/** The machine event for a queued payload, or why the payload does not fit this charger's version. */
-export function chargerEvent(type: EventType, payload: AnyPayload, version: ChargerOcppVersion): Built {
-  switch (type) {
-    case 'proxy-message': {
-      const p = payload as CommandPayloads['proxy-message'];
-      return { event: { type: 'PROXY_CALL', action: p.action, payload: p.payload } };
-    }
-    case 'ev-stops-energy':
-      return {
-        event: {
-          type: 'EV_STOPS_ENERGY',
-          connectorId: connectorOf(version, payload as CommandPayloads['ev-stops-energy']),
-        },
-      };
-    case 'configuration':
-      return configurationEvent(payload as CommandPayloads['configuration'], version);
-    case 'cache-reset':
-      return { event: { type: 'CLEAR_CACHE' } };
-    case 'local-auth-list':
-      return localListEvent(payload as CommandPayloads['local-auth-list'], version);
-    case 'plug-in': {
-      const p = payload as CommandPayloads['plug-in'];
-      return {
-        event: {
-          type: 'PLUG_IN',
-          connectorId: connectorOf(version, p),
-          ...(p.ev_max_power_kw !== undefined ? { evMaxPowerKw: p.ev_max_power_kw } : {}),
-          ...(p.soc_percent !== undefined ? { socPercent: p.soc_percent } : {}),
-          ...(p.battery_kwh !== undefined ? { batteryKwh: p.battery_kwh } : {}),
-        },
-      };
-    }
-    case 'present-token': {
-      const p = payload as CommandPayloads['present-token'];
-      return { event: { type: 'PRESENT_TOKEN', connectorId: connectorOf(version, p), idTag: p.id_tag } };
-    }
-    case 'unplug':
-      return {
-        event: { type: 'UNPLUG', connectorId: connectorOf(version, payload as CommandPayloads['unplug']) },
-      };
-    case 'fault': {
-      const p = payload as CommandPayloads['fault'];
-      return {
-        event: {
-          type: 'FAULT',
-          connectorId: connectorOf(version, p),
-          ...(p.error_code ? { errorCode: p.error_code } : {}),
-        },
-      };
-    }
-    case 'clear-fault':
-      return {
-        event: {
-          type: 'CLEAR_FAULT',
-          connectorId: connectorOf(version, payload as CommandPayloads['clear-fault']),
-        },
-      };
-    case 'disconnect':
-      return { event: { type: 'DISCONNECT' } };
-  }
-}
+const kind = <P extends z.ZodType>(k: CommandKind<P>) => k;
 
-function configurationEvent(p: CommandPayloads['configuration'], version: ChargerOcppVersion): Built {
-  if (version === 'ocpp1.6') {
-    if (p.key === undefined || p.component !== undefined || p.variable !== undefined)
-      return { problem: 'an OCPP 1.6 charger takes {key, value}' };
-    return { event: { type: 'CHANGE_CONFIGURATION', key: p.key, value: p.value } };
-  }
-  if (p.key !== undefined || p.component === undefined || p.variable === undefined)
-    return { problem: 'an OCPP 2.0.1 charger takes {component, variable, value, instance?, evse_id?}' };
-  return {
-    event: {
-      type: 'SET_VARIABLE',
-      component: p.component,
-      variable: p.variable,
-      value: p.value,
-      ...(p.instance !== undefined ? { instance: p.instance } : {}),
-      ...(p.evse_id !== undefined ? { evseId: p.evse_id } : {}),
-    },
-  };
-}
+const id = z.number().int().min(1);
+/** A configuration value: OCPP carries strings; numbers and booleans are written as such. */
+const configValue = z.union([z.string().max(1000), z.number(), z.boolean()]).transform(String);
+const authStatus = z.enum([
+  'Accepted',
+  'Blocked',
+  'Expired',
+  'Invalid',
+  'ConcurrentTx',
+  'NoCredit',
+  'NotAllowedTypeEVSE',
+  'NotAtThisLocation',
+  'NotAtThisTime',
+  'Unknown',
+]);
+const idTag = z.string().min(1).max(36);
 
-function localListEvent(p: CommandPayloads['local-auth-list'], version: ChargerOcppVersion): Built {
-  if (version === 'ocpp1.6') {
-    const bad = p.entries.find((e) => e.id_tag_info && !STATUS_16.has(e.id_tag_info.status));
-    if (bad) return { problem: `status '${bad.id_tag_info!.status}' does not exist in OCPP 1.6` };
-    return {
-      event: {
-        type: 'SEND_LOCAL_LIST',
-        payload: {
-          listVersion: p.list_version,
-          updateType: p.update_type,
-          localAuthorizationList: p.entries.map((e) => ({
-            idTag: e.id_tag,
-            ...(e.id_tag_info
-              ? {
-                  idTagInfo: {
-                    status: e.id_tag_info.status,
-                    ...(e.id_tag_info.expiry_date ? { expiryDate: e.id_tag_info.expiry_date } : {}),
-                    ...(e.id_tag_info.parent_id_tag ? { parentIdTag: e.id_tag_info.parent_id_tag } : {}),
-                  },
-                }
-              : {}),
-          })),
+/** A payload that may be left out; its defaults are filled in either way. */
+const optionalPayload = <S extends z.ZodObject>(shape: S) => shape.prefault({} as z.input<S>);
+
+const connectorPayload = z.strictObject({ connector_id: id.default(1), evse_id: id.optional() });
+
+/** The charger's connector for a payload's connector_id / evse_id, as its version numbers them. */
+const connectorOf = (wire: Wire, p: { connector_id: number; evse_id?: number }) =>
+  wire.connectorOf({ connectorId: p.connector_id, evseId: p.evse_id });
+
+export const COMMAND_KINDS = {
+  'proxy-message': kind({
+    path: 'proxy-message',
+    payload: z.strictObject({
+      action: z.string().min(1).max(100),
+      payload: z.record(z.string(), z.unknown()).default({}),
+    }),
+    event: (p) => ({ type: 'PROXY_CALL', action: p.action, payload: p.payload }),
+  }),
+  'ev-stops-energy': kind({
+    path: 'ev-stops-energy',
+    payload: optionalPayload(z.strictObject({ evse_id: id.default(1), connector_id: id.default(1) })),
+    event: (p, wire) => ({ type: 'EV_STOPS_ENERGY', connectorId: connectorOf(wire, p) }),
+  }),
+  configuration: kind({
+    path: 'configuration',
+    payload: z.strictObject({
+      key: z.string().min(1).max(50).optional(),
+      component: z.string().min(1).max(50).optional(),
+      variable: z.string().min(1).max(50).optional(),
+      value: configValue,
+      instance: z.string().min(1).max(50).optional(),
+      evse_id: id.optional(),
+    }),
+    event: (p, wire, version) =>
+      wire.configurationCommand(
+        {
+          key: p.key,
+          component: p.component,
+          variable: p.variable,
+          value: p.value,
+          instance: p.instance,
+          evseId: p.evse_id,
         },
-      },
-    };
-  }
-  return {
-    event: {
-      type: 'SEND_LOCAL_LIST',
-      payload: {
-        versionNumber: p.list_version,
+        version,
+      ),
+  }),
+  'cache-reset': kind({
+    path: 'cache/reset',
+    payload: optionalPayload(z.strictObject({})),
+    event: () => ({ type: 'CLEAR_CACHE' }),
+  }),
+  'local-auth-list': kind({
+    path: 'local-auth-list',
+    payload: z.strictObject({
+      list_version: z.number().int().min(0),
+      update_type: z.enum(['Full', 'Differential']),
+      entries: z
+        .array(
+          z.strictObject({
+            id_tag: idTag,
+            id_tag_info: z
+              .strictObject({
+                status: authStatus,
+                expiry_date: z.iso.datetime({ offset: true }).optional(),
+                parent_id_tag: idTag.optional(),
+              })
+              .optional(),
+          }),
+        )
+        .max(10_000)
+        .default([]),
+    }),
+    event: (p, wire) => {
+      const list = {
+        version: p.list_version,
         updateType: p.update_type,
-        localAuthorizationList: p.entries.map((e) => ({
-          idToken: { idToken: e.id_tag, type: 'Central' },
+        entries: p.entries.map((e) => ({
+          idTag: e.id_tag,
           ...(e.id_tag_info
             ? {
-                idTokenInfo: {
-                  status: e.id_tag_info.status,
-                  ...(e.id_tag_info.expiry_date ? { cacheExpiryDateTime: e.id_tag_info.expiry_date } : {}),
-                  ...(e.id_tag_info.parent_id_tag
-                    ? { groupIdToken: { idToken: e.id_tag_info.parent_id_tag, type: 'Central' } }
-                    : {}),
-                },
+                status: e.id_tag_info.status,
+                ...(e.id_tag_info.expiry_date ? { expiryDate: e.id_tag_info.expiry_date } : {}),
+                ...(e.id_tag_info.parent_id_tag ? { parentIdTag: e.id_tag_info.parent_id_tag } : {}),
               }
             : {}),
         })),
-      },
+      };
+      const problem = wire.localListProblem(list);
+      return problem ? { problem } : { type: 'SEND_LOCAL_LIST', list };
     },
-  };
+  }),
+  'plug-in': kind({
+    path: 'plug-in',
+    payload: optionalPayload(
+      connectorPayload.extend({
+        ev_max_power_kw: z.number().positive().max(1000).optional(),
+        soc_percent: z.number().min(0).max(100).optional(),
+        battery_kwh: z.number().positive().max(1000).optional(),
+      }),
+    ),
+    event: (p, wire) => ({
+      type: 'PLUG_IN',
+      connectorId: connectorOf(wire, p),
+      ...(p.ev_max_power_kw !== undefined ? { evMaxPowerKw: p.ev_max_power_kw } : {}),
+      ...(p.soc_percent !== undefined ? { socPercent: p.soc_percent } : {}),
+      ...(p.battery_kwh !== undefined ? { batteryKwh: p.battery_kwh } : {}),
+    }),
+  }),
+  'present-token': kind({
+    path: 'present-token',
+    payload: connectorPayload.extend({ id_tag: idTag }),
+    event: (p, wire) => ({ type: 'PRESENT_TOKEN', connectorId: connectorOf(wire, p), idTag: p.id_tag }),
+  }),
+  unplug: kind({
+    path: 'unplug',
+    payload: optionalPayload(connectorPayload),
+    event: (p, wire) => ({ type: 'UNPLUG', connectorId: connectorOf(wire, p) }),
+  }),
+  fault: kind({
+    path: 'fault',
+    payload: optionalPayload(connectorPayload.extend({ error_code: z.string().min(1).max(50).optional() })),
+    event: (p, wire) => ({
+      type: 'FAULT',
+      connectorId: connectorOf(wire, p),
+      ...(p.error_code ? { errorCode: p.error_code } : {}),
+    }),
+  }),
+  'clear-fault': kind({
+    path: 'clear-fault',
+    payload: optionalPayload(connectorPayload),
+    event: (p, wire) => ({ type: 'CLEAR_FAULT', connectorId: connectorOf(wire, p) }),
+  }),
+  disconnect: kind({
+    path: 'disconnect',
+    payload: optionalPayload(z.strictObject({})),
+    event: () => ({ type: 'DISCONNECT' }),
+  }),
+};
+
+export type EventType = keyof typeof COMMAND_KINDS;
+export const EVENT_TYPES = Object.keys(COMMAND_KINDS) as EventType[];
+
+/** Payloads as queued (defaults filled in), by event type. */
+export type CommandPayloads = { [K in EventType]: z.output<(typeof COMMAND_KINDS)[K]['payload']> };
+export type AnyPayload = CommandPayloads[EventType];
+
+/** The machine event for a queued payload, or why the payload does not fit this charger's version. */
+export function chargerEvent(type: EventType, payload: AnyPayload, version: OcppVersion): Built {
+  if (!Object.hasOwn(OCPP_WIRES, version)) return { problem: `no charger speaks OCPP version '${version}'` };
+  const k = COMMAND_KINDS[type] as CommandKind<z.ZodType>;
+  const built = k.event(payload, wireFor(version), version);
+  return 'problem' in built ? built : { event: built };
 }

@@ -3,7 +3,7 @@
 // broker does not acknowledge in time takes its row with it, so no row is left that nobody will run.
 import { randomUUID } from 'node:crypto';
 import type { MqttClient } from 'mqtt';
-import type { ChargerOcppVersion } from '../../actors/charger/charger-ports.ts';
+import type { OcppVersion } from '../../actors/charger/charger-ports.ts';
 import { chargerEvent, type AnyPayload, type EventType } from './command-kinds.ts';
 import type { CommandStore, NewCommand } from './command-store.ts';
 import type { TargetCharger, TargetFailure } from './command-targets.ts';
@@ -19,7 +19,7 @@ export interface QueuedCommandResult {
   results: {
     charger_id: string;
     identity: string;
-    command: { id: string; event_type: EventType; ocpp_version: ChargerOcppVersion; payload: AnyPayload };
+    command: { id: string; event_type: EventType; ocpp_version: OcppVersion; payload: AnyPayload };
   }[];
   failed: TargetFailure[];
 }
@@ -99,7 +99,7 @@ export class CommandProducer {
         command: {
           id: r.id,
           event_type: eventType,
-          ocpp_version: r.ocpp_version as ChargerOcppVersion,
+          ocpp_version: r.ocpp_version as OcppVersion,
           payload,
         },
       });

@@ -1,7 +1,7 @@
 // Which chargers a command goes to (spec "Command target"), shared by every command endpoint:
 // deployment_id or identity names one charger, location_id (optionally narrowed by charger_ids)
 // names many. Only the caller's organization is searched: another organization's charger is not found.
-import type { ChargerOcppVersion } from '../../actors/charger/charger-ports.ts';
+import type { OcppVersion } from '../../actors/charger/charger-ports.ts';
 import type { Queryable } from '../platform/db/database.ts';
 import { isUuid } from '../deployments/deployment-store.ts';
 
@@ -15,7 +15,7 @@ export interface CommandTarget {
 export interface TargetCharger {
   id: string;
   identity: string;
-  ocpp_version: ChargerOcppVersion;
+  ocpp_version: OcppVersion;
 }
 
 export interface TargetFailure {

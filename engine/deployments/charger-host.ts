@@ -15,6 +15,7 @@ import type {
   SupervisorEvent,
 } from '../../actors/supervisor/supervisor-ports.ts';
 import type { ChargerActor, ChargerRuntime } from '../charger/charger-runtime.ts';
+import { snapshotToStore, type StoredSnapshot } from '../charger/charger-snapshots.ts';
 import type { ChargerInspector } from '../charger/charger-inspector.ts';
 import type { Logger } from '../platform/log/logger.ts';
 import type { DeploymentRow, DeploymentStore } from './deployment-store.ts';
@@ -26,7 +27,7 @@ class HostedCharger implements ChargerHandle, PersistedCharger {
   readonly orgId: string;
   readonly locationId: string | null;
   last?: StageEvent;
-  #final: unknown;
+  #final: StoredSnapshot | undefined;
   #unsubscribe: Array<() => void> = [];
 
   constructor(
@@ -56,8 +57,8 @@ class HostedCharger implements ChargerHandle, PersistedCharger {
     return this.actor.getSnapshot().status === 'active';
   }
 
-  persistedSnapshot(): unknown {
-    return this.active ? this.actor.getPersistedSnapshot() : this.#final;
+  persistedSnapshot(): StoredSnapshot | undefined {
+    return this.active ? snapshotToStore(this.actor) : this.#final;
   }
 
   send(event: Parameters<ChargerHandle['send']>[0]): void {
@@ -70,7 +71,7 @@ class HostedCharger implements ChargerHandle, PersistedCharger {
 
   /** Leaves this process: the last snapshot is written as it was, with no stage change. */
   stop(): void {
-    if (this.active) this.#final = this.actor.getPersistedSnapshot();
+    if (this.active) this.#final = snapshotToStore(this.actor);
     for (const off of this.#unsubscribe) off();
     this.actor.stop();
     if (this.#final !== undefined) this.writer.changed(this);
@@ -234,7 +235,7 @@ export class ChargerHost {
 
 /**
  * The charger of a row. `attempt` is the attempt of a fresh deployment; with `withSnapshot`, the
- * stored snapshot comes along when it was written by this version of the machine.
+ * stored snapshot comes along (the runtime restores it, or the charger is deployed afresh).
  */
 function sourceOf(row: DeploymentRow, attempt: number, withSnapshot: boolean): ChargerSource {
   const source: ChargerSource = {
@@ -254,16 +255,10 @@ function sourceOf(row: DeploymentRow, attempt: number, withSnapshot: boolean): C
 }
 
 /**
- * Rehydration after a restart is a new attempt, and the stage events say so: the snapshot resumes
- * with attempt + 1 (it re-enters its stage and reports `recovered` once online again).
+ * Rehydration after a restart is a new attempt, and the stage events say so: the restored charger
+ * resumes as attempt + 1 (RESUME with nextAttempt; it re-enters its stage and reports `recovered`
+ * once online again).
  */
 function resumeSource(row: DeploymentRow): ChargerSource {
-  const source = sourceOf(row, row.attempt + 1, true);
-  const snapshot = source.snapshot as { context?: { attempt?: unknown } } | undefined;
-  if (snapshot?.context && typeof snapshot.context.attempt === 'number')
-    source.snapshot = {
-      ...snapshot,
-      context: { ...snapshot.context, attempt: snapshot.context.attempt + 1 },
-    };
-  return source;
+  return { ...sourceOf(row, row.attempt + 1, true), nextAttempt: true };
 }

@@ -1,6 +1,6 @@
 // What a charger to deploy must be, checked against the catalog: E5 answers a problem as a 422,
 // E7 records it as the charger's failure (a code and a hint) and deploys the others.
-import type { ChargerModel, ChargerOcppVersion } from '../../actors/charger/charger-ports.ts';
+import type { ChargerModel, OcppVersion } from '../../actors/charger/charger-ports.ts';
 import type { CatalogModel } from '../catalog/catalog-store.ts';
 import type { ChargerSecurity, SealedSecurity } from './charger-security.ts';
 import type { NewDeployment } from './deployment-store.ts';
@@ -9,7 +9,7 @@ import type { NewDeployment } from './deployment-store.ts';
 export interface ChargerSpec {
   identity: string;
   model: string;
-  ocpp_version?: ChargerOcppVersion;
+  ocpp_version?: OcppVersion;
   ws_url?: string;
   charger_name?: string;
   brand_slug?: string;
@@ -67,7 +67,7 @@ export async function resolveCharger(
       input: spec.brand_slug,
       code: 'BRAND_MISMATCH',
     });
-  const version = spec.ocpp_version ?? (model.ocpp_versions[0] as ChargerOcppVersion);
+  const version = spec.ocpp_version ?? (model.ocpp_versions[0] as OcppVersion);
   if (!model.ocpp_versions.includes(version))
     problems.push({
       loc: ['model'],

@@ -1,12 +1,7 @@
 // GET /evcharger/deployments/{deployment_id}: the deployment row and the charger's persisted
 // snapshot, read from PostgreSQL (never from a live actor), so every node answers the same.
-import {
-  chargerView,
-  EMPTY_VIEW,
-  type ChargerView,
-  type ViewedContext,
-} from '../../actors/charger/charger-view.ts';
-import { SNAPSHOT_VERSION } from '../../actors/charger/charger-ports.ts';
+import { chargerView, EMPTY_VIEW, type ChargerView } from '../../actors/charger/charger-view.ts';
+import { storedContext } from '../charger/charger-snapshots.ts';
 import type { Queryable } from '../platform/db/database.ts';
 import { isUuid } from './deployment-store.ts';
 import {
@@ -36,7 +31,7 @@ interface DetailRow extends SecurityColumns {
   location_id: string | null;
   stage: string;
   outcome: string;
-  snapshot: { context?: ViewedContext } | null;
+  snapshot: unknown;
   snapshot_version: number | null;
   updated_at: Date;
 }
@@ -55,8 +50,8 @@ export async function readDeploymentDetail(
   );
   const row = rows[0];
   if (!row) return undefined;
-  // A snapshot of another machine version may name fields this one does not know: not shown.
-  const ctx = row.snapshot_version === SNAPSHOT_VERSION ? row.snapshot?.context : undefined;
+  // A snapshot of an earlier machine version is upgraded first; one it cannot read is not shown.
+  const ctx = storedContext(row.snapshot);
   return {
     deployment_id: row.deployment_id,
     identity: row.identity,

@@ -1,7 +1,7 @@
 // The deployment operations behind E5-E9: validation against the catalog, registration of the
 // charge point at the built-in central system, rows first, then the supervisor (through the host).
 // Location deployment and location-wide runtime operations run as stored background jobs.
-import type { ChargerOcppVersion, StageEvent } from '../../actors/charger/charger-ports.ts';
+import type { OcppVersion, StageEvent } from '../../actors/charger/charger-ports.ts';
 import type { CatalogModel, CatalogStore } from '../catalog/catalog-store.ts';
 import type { ChargePointStore } from '../cpo/charge-point-store.ts';
 import type { Logger } from '../platform/log/logger.ts';
@@ -40,7 +40,7 @@ export interface LocationRequest {
   chargers: ChargerSpec[];
   groups: ChargerGroupSpec[];
   /** Default for chargers that do not name their own. */
-  ocppVersion?: ChargerOcppVersion;
+  ocppVersion?: OcppVersion;
 }
 
 export interface AcceptedLocation {

@@ -1,11 +1,6 @@
 // Rows of virtual chargers and their locations. Every read the API answers comes from here (and
 // from the stage-event log), never from a live actor.
-import type {
-  ChargerModel,
-  ChargerOcppVersion,
-  Stage,
-  StageOutcome,
-} from '../../actors/charger/charger-ports.ts';
+import type { ChargerModel, OcppVersion, Stage, StageOutcome } from '../../actors/charger/charger-ports.ts';
 import type { Queryable } from '../platform/db/database.ts';
 import type { SealedSecurity } from './charger-security.ts';
 
@@ -16,7 +11,7 @@ export interface DeploymentRow {
   identity: string;
   model: string;
   charger_model: ChargerModel;
-  ocpp_version: ChargerOcppVersion;
+  ocpp_version: OcppVersion;
   ws_url: string | null;
   desired: 'running' | 'stopped';
   stage: Stage;
@@ -30,7 +25,7 @@ export interface NewDeployment {
   identity: string;
   model: string;
   charger_model: ChargerModel;
-  ocpp_version: ChargerOcppVersion;
+  ocpp_version: OcppVersion;
   ws_url?: string;
   charger_name?: string;
   brand_slug?: string;
@@ -62,7 +57,7 @@ export interface DeploymentListItem {
 export interface LocationFailure {
   identity: string;
   model: string;
-  ocpp_version: ChargerOcppVersion | null;
+  ocpp_version: OcppVersion | null;
   code: string;
   hint: string;
 }

@@ -1,7 +1,8 @@
 // Write-behind for running chargers: stage events and persisted snapshots are buffered and written
 // in two multi-row statements per flush, so a boot storm of thousands of chargers costs a handful of
 // writes per second instead of one round trip per transition (scheduled by the one BatchWriter).
-import { SNAPSHOT_VERSION, type StageEvent } from '../../actors/charger/charger-ports.ts';
+import type { StageEvent } from '../../actors/charger/charger-ports.ts';
+import type { StoredSnapshot } from '../charger/charger-snapshots.ts';
 import { BatchWriter } from '../platform/db/batch-writer.ts';
 import type { Database } from '../platform/db/database.ts';
 import type { Logger } from '../platform/log/logger.ts';
@@ -11,8 +12,8 @@ export interface PersistedCharger {
   deploymentId: string;
   orgId: string;
   locationId: string | null;
-  /** The actor's persisted snapshot now, or undefined when it is not running any more. */
-  persistedSnapshot(): unknown;
+  /** The snapshot to store now (engine/charger/charger-snapshots.ts), or undefined when there is none. */
+  persistedSnapshot(): StoredSnapshot | undefined;
   /** The newest stage event (mirrored on the deployment row). */
   last?: StageEvent;
 }
@@ -103,13 +104,14 @@ export class DeploymentWriteBehind {
       this.#events = [...events.slice(i), ...this.#events];
     }
     const rows = [...dirty.values()].flatMap((c) => {
-      const snapshot = c.persistedSnapshot();
-      return snapshot === undefined
+      const stored = c.persistedSnapshot();
+      return stored === undefined
         ? []
         : [
             {
               id: c.deploymentId,
-              snapshot,
+              snapshot: stored.snapshot,
+              version: stored.version,
               stage: c.last?.stage ?? null,
               outcome: c.last?.outcome ?? null,
               attempt: c.last?.attempt ?? null,
@@ -161,14 +163,14 @@ export class DeploymentWriteBehind {
   async #updateSnapshots(rows: Array<Record<string, unknown>>): Promise<void> {
     await this.db.query(
       `UPDATE evc_deployments d
-       SET snapshot = u.snapshot, snapshot_version = $2, stage = coalesce(u.stage, d.stage),
+       SET snapshot = u.snapshot, snapshot_version = u.version, stage = coalesce(u.stage, d.stage),
            outcome = coalesce(u.outcome, d.outcome), attempt = coalesce(u.attempt, d.attempt),
            code = CASE WHEN u.stage IS NULL THEN d.code ELSE u.code END,
            hint = CASE WHEN u.stage IS NULL THEN d.hint ELSE u.hint END, updated_at = now()
-       FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, snapshot jsonb, stage text, outcome text, attempt int,
-         code text, hint text)
+       FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, snapshot jsonb, version int, stage text, outcome text,
+         attempt int, code text, hint text)
        WHERE d.id = u.id`,
-      [JSON.stringify(rows), SNAPSHOT_VERSION],
+      [JSON.stringify(rows)],
     );
   }
 }

@@ -2,8 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createActor } from 'xstate';
-import { createChargerMachine } from '../../actors/charger/charger-machine.ts';
-import type { ChargerContext } from '../../actors/charger/charger-context.ts';
+import { chargerMachine } from '../../actors/charger/charger-machine.ts';
+import type { ChargerContext } from '../../actors/charger/core/context.ts';
 import { chargerView, SECRET_MASK } from '../../actors/charger/charger-view.ts';
 
 const MODEL = {
@@ -16,7 +16,7 @@ const MODEL = {
 
 /** A fresh charger's context, as the machine builds it. */
 function contextOf(version: 'ocpp1.6' | 'ocpp2.0.1'): ChargerContext {
-  const actor = createActor(createChargerMachine(), { input: { identity: 'VIEW-1', version, model: MODEL } });
+  const actor = createActor(chargerMachine, { input: { identity: 'VIEW-1', version, model: MODEL } });
   return structuredClone(actor.getSnapshot().context);
 }
 
@@ -125,7 +125,7 @@ test('charging profiles in OCPP terms; last heartbeat one interval before the ne
       startAt: 0,
     },
   ];
-  ctx.heartbeatAt = Date.parse('2025-01-01T10:05:00Z');
+  ctx.timers = { heartbeat: Date.parse('2025-01-01T10:05:00Z') };
   const view = chargerView(ctx);
   assert.deepEqual(view.charging_profiles, [
     {

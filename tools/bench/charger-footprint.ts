@@ -8,7 +8,7 @@ import { availableParallelism, cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { createChargerRuntime, type ChargerActor } from '../../engine/charger/charger-runtime.ts';
-import type { ChargerOcppVersion } from '../../actors/charger/charger-ports.ts';
+import type { OcppVersion } from '../../actors/charger/charger-ports.ts';
 import { spawnReferenceCsms } from './support/reference-csms-worker.ts';
 
 const { values } = parseArgs({
@@ -20,7 +20,7 @@ const { values } = parseArgs({
   },
 });
 const N = Number(values.chargers);
-const version = values.version as ChargerOcppVersion;
+const version = values.version as OcppVersion;
 const chargingShare = Number(values.charging);
 const batchSize = Number(values.batch);
 if (!Number.isInteger(N) || N < 1) throw new Error('--chargers must be a positive integer');

@@ -1,0 +1,32 @@
+// Configuration: the charger's settings, read and changed by the CSMS or an operator. OCPP 1.6
+// Core Get/ChangeConfiguration; 2.0.1 block B: B05-B06 Set/GetVariables, B07-B08 Get(Base)Report.
+// The settings table itself (names, defaults, checks) is core/settings.ts; how each version
+// names and reports a setting is its adapter's.
+import type { CommandOf } from '../core/events.ts';
+import type { Step } from '../core/step.ts';
+import { SETTINGS, checkSetting, keyForVariable, withSetting, type ChangeOutcome } from '../core/settings.ts';
+import { scheduleHeartbeat } from './availability.ts';
+import { hasTransaction } from './transactions.ts';
+
+/** Changes a setting; what depends on it follows at once (the heartbeat, the meter, the cache). */
+export function changeSetting(s: Step, key: string, value: string): ChangeOutcome {
+  const checked = checkSetting(key, value);
+  if (!checked.ok) return checked.status;
+  s.patch({ settings: withSetting(s.ctx, key, checked.value) });
+  if (key === 'HeartbeatInterval') scheduleHeartbeat(s);
+  if (key === 'MeterValueSampleInterval' && hasTransaction(s))
+    s.setTimer('meter', s.now + Math.max(1, Number(checked.value)) * 1000);
+  if (key === 'AuthorizationCacheEnabled' && checked.value === 'false') s.patch({ authCache: {} });
+  return 'Accepted';
+}
+
+/** The setting an operator's configuration command names: a 1.6 key, or a 2.0.1 component/variable. */
+export function settingOf(
+  e: CommandOf<'CHANGE_CONFIGURATION'> | CommandOf<'SET_VARIABLE'>,
+): string | undefined {
+  const key =
+    e.type === 'CHANGE_CONFIGURATION'
+      ? e.key
+      : (keyForVariable(e.component, e.variable) ?? (SETTINGS[e.variable] ? e.variable : undefined));
+  return key && SETTINGS[key] ? key : undefined;
+}

@@ -1,0 +1,79 @@
+// Smart charging: the CSMS limits the power of a connector or of the whole charger with stacked
+// charging profiles. OCPP 1.6 SmartCharging; 2.0.1 block K: K01 SetChargingProfile, K05 remote
+// start with a charging profile, K08 GetCompositeSchedule, K10 ClearChargingProfile. The limit
+// itself is computed in core/power.ts.
+import type { ChargingProfile } from '../core/context.ts';
+import type { Step } from '../core/step.ts';
+import { intSetting } from '../core/settings.ts';
+import { profileLimitW, wattsToAmps } from '../core/power.ts';
+import { refreshAllCharging } from './transactions.ts';
+
+/** ClearChargingProfile's criteria in the charger's terms; `purpose: null` matches no profile. */
+export interface ProfileCriteria {
+  id?: number;
+  connectorId?: number;
+  purpose?: ChargingProfile['purpose'] | null;
+  stackLevel?: number;
+}
+
+/** K01: installs a profile (replacing one of the same id, or of the same stack level and purpose). */
+export function setProfile(s: Step, p: ChargingProfile): 'Accepted' | 'Rejected' {
+  if (p.connectorId !== 0 && !s.connector(p.connectorId)) return 'Rejected';
+  if (p.stackLevel > intSetting(s.ctx, 'ChargeProfileMaxStackLevel')) return 'Rejected';
+  if (p.periods.length === 0 || p.periods.length > intSetting(s.ctx, 'ChargingScheduleMaxPeriods'))
+    return 'Rejected';
+  let profile = p;
+  if (p.purpose === 'Tx') {
+    const c = s.connector(p.connectorId);
+    if (!c?.tx) return 'Rejected';
+    profile = { ...p, txRef: c.tx.ref };
+  }
+  const kept = s.ctx.profiles.filter(
+    (x) =>
+      x.id !== p.id &&
+      !(x.stackLevel === p.stackLevel && x.purpose === p.purpose && x.connectorId === p.connectorId),
+  );
+  if (kept.length >= intSetting(s.ctx, 'MaxChargingProfilesInstalled')) return 'Rejected';
+  s.patch({ profiles: [...kept, profile] });
+  refreshAllCharging(s);
+  return 'Accepted';
+}
+
+/** K05: a TxProfile that comes with a remote start: it waits for the transaction the start begins. */
+export function setRemoteStartProfile(s: Step, connectorId: number, p: ChargingProfile): boolean {
+  if (p.purpose !== 'Tx') return false;
+  s.patch({
+    profiles: [...s.ctx.profiles.filter((x) => x.id !== p.id), { ...p, connectorId, txRef: undefined }],
+  });
+  return true;
+}
+
+/** K10: removes the profiles matching every criterion given; true when any was removed. */
+export function clearProfiles(s: Step, c: ProfileCriteria): boolean {
+  const matches = (p: ChargingProfile) =>
+    (c.id === undefined || p.id === c.id) &&
+    (c.connectorId === undefined || p.connectorId === c.connectorId) &&
+    (c.purpose === undefined || p.purpose === c.purpose) &&
+    (c.stackLevel === undefined || p.stackLevel === c.stackLevel);
+  const kept = s.ctx.profiles.filter((p) => !matches(p));
+  if (kept.length === s.ctx.profiles.length) return false;
+  s.patch({ profiles: kept });
+  refreshAllCharging(s);
+  return true;
+}
+
+/**
+ * K08: the composite limit on a connector (0 = charger) now, in the unit asked (W by default);
+ * undefined for an unknown connector.
+ */
+export function compositeLimit(
+  s: Step,
+  connectorId: number,
+  asked?: string,
+): { unit: 'A' | 'W'; limit: number } | undefined {
+  if (connectorId !== 0 && !s.connector(connectorId)) return undefined;
+  const rated = s.ctx.model.max_power_kw * 1000;
+  const watts = Math.min(rated, profileLimitW(s.ctx, s.connector(connectorId), s.now));
+  const unit = asked === 'A' ? 'A' : 'W';
+  return { unit, limit: Math.floor(unit === 'A' ? wattsToAmps(s.ctx, watts) : watts) };
+}

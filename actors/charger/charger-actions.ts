@@ -1,0 +1,130 @@
+// The charger machine's actions, by the names its state tree uses. Each builds a Step from the
+// context, lets a block or the lifecycle fill it, and commits it: context first, then the CALLs
+// for the link, the emitted events, the raised ones.
+import type { ChargerContext, Stage } from './core/context.ts';
+import { LINK_ID, type ChargerEvent, type LinkCommand } from './core/events.ts';
+import { Step } from './core/step.ts';
+import { nowOf, randomOf } from './core/clock.ts';
+import { RpcError } from '../../protocols/ocpp/rpc-error.ts';
+import { wireFor } from './ocpp-wires.ts';
+import { chargerSetup } from './charger-setup.ts';
+import { fireTimers, onAnswer, runCommand } from './dispatch.ts';
+import { bootAccepted, bootNotAccepted, sendBoot } from './blocks/provisioning.ts';
+import * as lifecycle from './lifecycle.ts';
+
+type System = { _clock: unknown };
+type Enqueue = Parameters<Parameters<typeof chargerSetup.enqueueActions>[0]>[0]['enqueue'];
+
+const stepOf = (ctx: ChargerContext, system: System) => new Step(ctx, nowOf(system), wireFor(ctx.version));
+
+/** Turns a filled Step into XState actions; a change of ctx.timers re-arms the timers region. */
+function commit(s: Step, enqueue: Enqueue, before: ChargerContext, rearm = false): void {
+  enqueue.assign(s.ctx);
+  for (const e of s.sends) enqueue.sendTo(LINK_ID, e);
+  for (const e of s.emits) enqueue.emit(e);
+  for (const e of s.raises) enqueue.raise(e);
+  if (rearm || s.ctx.timers !== before.timers) enqueue.raise({ type: 'timers.changed' });
+}
+
+/** An action that runs `fn` on a Step. */
+const run = (fn: (s: Step, event: ChargerEvent, system: System) => void) =>
+  chargerSetup.enqueueActions(({ context, event, enqueue, system }) => {
+    const s = stepOf(context, system);
+    fn(s, event, system);
+    commit(s, enqueue, context);
+  });
+
+/** Entering a stage's state announces the stage (once: re-entering it on RESUME says nothing). */
+const enter = (stage: Stage) =>
+  chargerSetup.enqueueActions(({ context, enqueue, system }) => {
+    if (context.stage === stage) return;
+    const s = stepOf(context, system);
+    lifecycle.enterStage(s, stage);
+    commit(s, enqueue, context);
+  });
+
+export const chargerActions = {
+  enterQueued: enter('queued'),
+  enterScheduling: enter('scheduling'),
+  enterPulling: enter('pulling'),
+  enterStarting: enter('starting'),
+  enterConnecting: enter('connecting'),
+  enterRegistering: enter('registering'),
+  enterOnline: enter('online'),
+  enterOffline: enter('offline'),
+  enterStopped: enter('stopped'),
+  markStuck: run((s) => lifecycle.markStuck(s)),
+  nextAttempt: run((s) => lifecycle.nextAttempt(s)),
+  resume: run((s, e) => lifecycle.resume(s, e)),
+  prepareSessionResume: run((s) => lifecycle.prepareSessionResume(s)),
+  connectFailed: run((s, e, system) => lifecycle.connectFailed(s, e, randomOf(system))),
+  connectionLost: run((s, e, system) => lifecycle.connectionLost(s, e, randomOf(system))),
+  startOnline: run((s) => lifecycle.startOnline(s)),
+  leaveOnline: run((s) => lifecycle.leaveOnline(s)),
+  forgetReset: run((s) => lifecycle.forgetReset(s)),
+
+  sendBoot: run((s) => sendBoot(s)),
+  bootAccepted: run((s, e) => {
+    if (e.type === 'ocpp.result') bootAccepted(s, e.id, e.payload);
+  }),
+  bootNotAccepted: run((s, e) => {
+    if (e.type === 'ocpp.result') bootNotAccepted(s, e.id, { payload: e.payload });
+    else if (e.type === 'ocpp.error') bootNotAccepted(s, e.id, { code: e.code, description: e.description });
+  }),
+
+  /** The charger's timers that are due, each to its block. */
+  fireTimers: chargerSetup.enqueueActions(({ context, enqueue, system }) => {
+    const s = stepOf(context, system);
+    fireTimers(s);
+    commit(s, enqueue, context, true);
+  }),
+
+  handleResult: run((s, e) => {
+    if (e.type === 'ocpp.result') onAnswer(s, e.id, true, e.payload);
+  }),
+  handleError: run((s, e) => {
+    if (e.type === 'ocpp.error')
+      onAnswer(s, e.id, false, undefined, { code: e.code, description: e.description });
+  }),
+
+  /** A CALL from the CSMS, to its version's handler; the answer leaves before the Step's own CALLs. */
+  answerCsmsCall: chargerSetup.enqueueActions(({ context, event, enqueue, system }) => {
+    if (event.type !== 'csms.call') return;
+    const s = stepOf(context, system);
+    const handler = Object.hasOwn(s.wire.csmsCalls, event.action)
+      ? s.wire.csmsCalls[event.action]
+      : undefined;
+    if (!handler) {
+      enqueue(() => event.reject('NotImplemented', `${event.action} is not implemented by this charger`));
+      return;
+    }
+    let answer: object;
+    try {
+      answer = handler(event.payload ?? {}, s);
+    } catch (err) {
+      const code = err instanceof RpcError ? err.code : 'InternalError';
+      const description =
+        err instanceof RpcError ? err.description : err instanceof Error ? err.message : String(err);
+      enqueue(() => event.reject(code, description));
+      return;
+    }
+    // The answer leaves first; the Step's CALLs (sendTo) are delivered after this action.
+    enqueue(() => event.respond(answer));
+    commit(s, enqueue, context);
+  }),
+
+  /** DISCONNECT while connected: drop the socket as a lost network would. */
+  dropLink: chargerSetup.enqueueActions(({ context, event, enqueue, system }) => {
+    enqueue.sendTo(LINK_ID, { type: 'link.drop' } satisfies LinkCommand);
+    const s = stepOf(context, system);
+    if (event.type === 'DISCONNECT')
+      s.result(event.commandId, 'DISCONNECT', { ok: true, payload: { status: 'Accepted' } });
+    commit(s, enqueue, context);
+  }),
+
+  command: run((s, e) => runCommand(s, e as Parameters<typeof runCommand>[1])),
+  notRunning: run((s, e) => {
+    const c = e as Parameters<typeof runCommand>[1];
+    s.fail(c.commandId, c.type, 'NOT_RUNNING', `the charger is ${s.ctx.stage}`);
+  }),
+};

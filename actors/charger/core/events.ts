@@ -1,0 +1,164 @@
+// What goes in and out of the charger machine: its input, the events it takes (lifecycle, commands,
+// the link's), the `link` it invokes, and what it emits. Re-exported by charger-ports.ts, the
+// machine's public face; the engine glue is written against that file.
+import type { OcppVersion } from '../../../protocols/ocpp/versions.ts';
+import type { ChargerModel, ChargerTimings, Stage } from './context.ts';
+
+export type StageOutcome = 'in_progress' | 'succeeded' | 'failed' | 'stuck' | 'recovered';
+
+/** One deployment stage event (spec: "Deployment stage event"); `at` is ISO 8601. */
+export interface StageEvent {
+  identity: string;
+  attempt: number;
+  stage: Stage;
+  outcome: StageOutcome;
+  at: string;
+  code?: string;
+  hint?: string;
+}
+
+export interface ChargerInput {
+  identity: string;
+  /** Must be a version the charger has a wire adapter for (ocpp-wires.ts); any other is an error. */
+  version: OcppVersion;
+  model: ChargerModel;
+  /** Full WebSocket URL of the CSMS endpoint for this charger; the link decides when absent. */
+  url?: string;
+  serialNumber?: string;
+  /** Deployment attempt (1 on first deploy); RESTART increments it. */
+  attempt?: number;
+  timings?: Partial<ChargerTimings>;
+  /** Initial configuration overrides by 1.6 key name (e.g. { HeartbeatInterval: '120' }). */
+  config?: Record<string, string>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The `link` actor (provided by the engine): one OCPP-J connection to the CSMS.
+// Invoked with id LINK_ID while the charger is in connecting / registering / online. It opens the
+// socket when started and closes it (gracefully) when stopped. Credentials and TLS options are the
+// engine's business (looked up by identity), so they never enter the persisted snapshot.
+
+export const LINK_ID = 'link';
+
+export interface LinkInput {
+  identity: string;
+  version: OcppVersion;
+  url?: string;
+  /** The charger's WebSocketPingInterval (seconds, 0 = no pings); read when the link opens. */
+  pingIntervalSec?: number;
+}
+
+/** Machine -> link. */
+export type LinkCommand =
+  /**
+   * Send an OCPP CALL; answer with ocpp.result / ocpp.error carrying the same id. raw: send the
+   * payload exactly as written and accept whatever result comes back (no schema validation; PROXY_CALL).
+   */
+  | { type: 'ocpp.call'; id: string; action: string; payload: object; raw?: true }
+  /** Simulate a network loss: drop the socket without a close handshake, then report link.closed. */
+  | { type: 'link.drop' };
+
+/** Link -> machine. */
+export type LinkEvent =
+  | { type: 'link.open' }
+  | { type: 'link.closed'; code?: number; reason?: string }
+  /** The connection could not be established. code: WS_CONNECT_REFUSED, HTTP_401, TLS_ERROR, ... */
+  | { type: 'link.failed'; code: string; hint: string }
+  | { type: 'ocpp.result'; id: string; payload: unknown }
+  /** CALLERROR from the CSMS, a timeout or a validation failure of the call. */
+  | { type: 'ocpp.error'; id: string; code: string; description?: string }
+  /** A CALL from the CSMS: the machine answers exactly once through respond or reject. */
+  | {
+      type: 'csms.call';
+      action: string;
+      payload: unknown;
+      respond(result: object): void;
+      /** code is an OCPP-J error code (NotImplemented, NotSupported, FormationViolation, ...). */
+      reject(code: string, description?: string): void;
+    };
+
+// ---------------------------------------------------------------------------------------------
+// Events the engine / API sends to the machine.
+
+/** Lifecycle events. */
+export type LifecycleEvent =
+  | { type: 'DEPLOY' }
+  | { type: 'STOP' }
+  /** From stopped: deploy again with attempt + 1. */
+  | { type: 'START' }
+  /** From anywhere: stop and deploy again with attempt + 1. */
+  | { type: 'RESTART' }
+  /**
+   * After createActor(machine, { snapshot }): re-enter the current stage (timers, link, entries).
+   * nextAttempt: the charger comes back as a new attempt of its deployment (a process restart).
+   */
+  | { type: 'RESUME'; nextAttempt?: true };
+
+/** SendLocalList as an operator command, in neither version's words (the adapter writes it). */
+export interface LocalListCommand {
+  version: number;
+  updateType: 'Full' | 'Differential';
+  /** status: as the operator wrote it (an adapter refuses the ones its version lacks); none removes the entry. */
+  entries: { idTag: string; status?: string; expiryDate?: string; parentIdTag?: string }[];
+}
+
+/**
+ * Commands: EV/user actions and operator commands. Every command may carry a commandId; when it
+ * does, exactly one `command.result` is emitted for it (see CommandResult). Each type has its
+ * handler in dispatch.ts (COMMANDS, checked by the compiler) and its API kind in
+ * engine/commands/command-kinds.ts.
+ */
+export type CommandEvent = { commandId?: string } & (
+  | { type: 'PLUG_IN'; connectorId: number; evMaxPowerKw?: number; socPercent?: number; batteryKwh?: number }
+  | { type: 'PRESENT_TOKEN'; connectorId: number; idTag: string }
+  | { type: 'UNPLUG'; connectorId: number }
+  | { type: 'EV_STOPS_ENERGY'; connectorId: number }
+  | { type: 'FAULT'; connectorId: number; errorCode?: string }
+  | { type: 'CLEAR_FAULT'; connectorId: number }
+  | { type: 'DISCONNECT' }
+  | { type: 'CHANGE_CONFIGURATION'; key: string; value: string }
+  | {
+      type: 'SET_VARIABLE';
+      component: string;
+      variable: string;
+      value: string;
+      instance?: string;
+      evseId?: number;
+    }
+  | { type: 'CLEAR_CACHE' }
+  | { type: 'SEND_LOCAL_LIST'; list: LocalListCommand }
+  /** Send one raw OCPP CALL to the CSMS; the result is the CSMS's answer. */
+  | { type: 'PROXY_CALL'; action: string; payload?: object }
+);
+
+export type CommandType = CommandEvent['type'];
+export type CommandOf<K extends CommandType> = Extract<CommandEvent, { type: K }>;
+
+/**
+ * The OCPP-shaped outcome of a command: `action` and `payload` are what the CSMS answered (PROXY_CALL,
+ * Authorize for PRESENT_TOKEN) or what the charger itself answered (e.g. ChangeConfiguration
+ * {status: 'Accepted'}). ok is false when the command could not be carried out (error.code:
+ * OFFLINE, INVALID_STATE, UNKNOWN_CONNECTOR, or the CSMS's CALLERROR code).
+ */
+export interface CommandResult {
+  type: 'command.result';
+  commandId: string;
+  identity: string;
+  command: CommandType;
+  ok: boolean;
+  action?: string;
+  payload?: object;
+  error?: { code: string; description?: string };
+}
+
+/** Emitted by the machine: subscribe with actor.on(type, handler). */
+export type ChargerEmitted = ({ type: 'stage' } & StageEvent) | CommandResult;
+
+/** Raised by the machine to itself. */
+export type InternalEvent =
+  /** ctx.timers changed: the timers region re-arms on the earliest deadline. */
+  | { type: 'timers.changed' }
+  /** The reboot timer of an accepted Reset is due. */
+  | { type: 'internal.reboot' };
+
+export type ChargerEvent = LifecycleEvent | CommandEvent | LinkEvent | InternalEvent;

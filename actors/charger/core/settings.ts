@@ -1,0 +1,155 @@
+// Charger configuration: one table of settings keyed by their OCPP 1.6 name, with the 2.0.1
+// device-model component/variable each maps to. Context stores only values that differ from the
+// defaults, so an untouched charger carries no configuration at all.
+import type { ChargerContext, ChargerModel } from './context.ts';
+
+export type SettingKind = 'int' | 'bool' | 'string' | 'csl';
+
+export interface SettingDef {
+  kind: SettingKind;
+  readonly: boolean;
+  default: (model: ChargerModel, ctx: ChargerContext) => string;
+  /** 2.0.1 device model location. */
+  component: string;
+  variable: string;
+  /** Lower bound for ints. */
+  min?: number;
+}
+
+const MEASURANDS = 'Energy.Active.Import.Register,Power.Active.Import';
+
+const def = (
+  kind: SettingKind,
+  readonly: boolean,
+  value: string | ((model: ChargerModel, ctx: ChargerContext) => string),
+  component: string,
+  variable: string,
+  min?: number,
+): SettingDef => ({
+  kind,
+  readonly,
+  default: typeof value === 'function' ? value : () => value,
+  component,
+  variable,
+  min,
+});
+
+export const SETTINGS: Record<string, SettingDef> = {
+  HeartbeatInterval: def('int', false, '300', 'OCPPCommCtrlr', 'HeartbeatInterval', 0),
+  MeterValueSampleInterval: def('int', false, '60', 'SampledDataCtrlr', 'TxUpdatedInterval', 0),
+  ClockAlignedDataInterval: def('int', false, '0', 'AlignedDataCtrlr', 'Interval', 0),
+  MeterValuesSampledData: def(
+    'csl',
+    false,
+    (m) => (m.current_type === 'DC' ? `${MEASURANDS},SoC` : MEASURANDS),
+    'SampledDataCtrlr',
+    'TxUpdatedMeasurands',
+  ),
+  StopTxnSampledData: def(
+    'csl',
+    false,
+    'Energy.Active.Import.Register',
+    'SampledDataCtrlr',
+    'TxEndedMeasurands',
+  ),
+  ConnectionTimeOut: def('int', false, '60', 'TxCtrlr', 'EVConnectionTimeOut', 0),
+  NumberOfConnectors: def(
+    'int',
+    true,
+    (m) => String(m.connector_count),
+    'ChargingStation',
+    'NumberOfConnectors',
+  ),
+  AuthorizationCacheEnabled: def('bool', false, 'true', 'AuthCacheCtrlr', 'Enabled'),
+  LocalAuthListEnabled: def('bool', false, 'true', 'LocalAuthListCtrlr', 'Enabled'),
+  LocalPreAuthorize: def('bool', false, 'false', 'AuthCtrlr', 'LocalPreAuthorize'),
+  LocalAuthorizeOffline: def('bool', false, 'true', 'AuthCtrlr', 'LocalAuthorizeOffline'),
+  AllowOfflineTxForUnknownId: def('bool', false, 'false', 'AuthCtrlr', 'OfflineTxForUnknownIdEnabled'),
+  AuthorizeRemoteTxRequests: def('bool', false, 'false', 'AuthCtrlr', 'AuthorizeRemoteStart'),
+  StopTransactionOnEVSideDisconnect: def('bool', true, 'true', 'TxCtrlr', 'StopTxOnEVSideDisconnect'),
+  UnlockConnectorOnEVSideDisconnect: def('bool', false, 'true', 'ConnectorPlugRetentionLock', 'Enabled'),
+  TransactionMessageAttempts: def('int', false, '3', 'OCPPCommCtrlr', 'MessageAttempts', 1),
+  TransactionMessageRetryInterval: def('int', false, '60', 'OCPPCommCtrlr', 'MessageAttemptInterval', 0),
+  // Real chargers keep their link alive by default; 0 turns the pings off.
+  WebSocketPingInterval: def('int', false, '60', 'OCPPCommCtrlr', 'WebSocketPingInterval', 0),
+  ResetRetries: def('int', false, '1', 'OCPPCommCtrlr', 'ResetRetries', 0),
+  SupportedFeatureProfiles: def(
+    'csl',
+    true,
+    'Core,LocalAuthListManagement,RemoteTrigger,SmartCharging',
+    'ChargingStation',
+    'SupportedFeatureProfiles',
+  ),
+  LocalAuthListMaxLength: def('int', true, '1000', 'LocalAuthListCtrlr', 'Entries'),
+  SendLocalListMaxLength: def('int', true, '250', 'LocalAuthListCtrlr', 'ItemsPerMessage'),
+  ChargeProfileMaxStackLevel: def('int', true, '10', 'SmartChargingCtrlr', 'ProfileStackLevel'),
+  ChargingScheduleAllowedChargingRateUnit: def(
+    'csl',
+    true,
+    'Current,Power',
+    'SmartChargingCtrlr',
+    'RateUnit',
+  ),
+  ChargingScheduleMaxPeriods: def('int', true, '24', 'SmartChargingCtrlr', 'PeriodsPerSchedule'),
+  MaxChargingProfilesInstalled: def('int', true, '10', 'SmartChargingCtrlr', 'Entries'),
+  GetConfigurationMaxKeys: def('int', true, '50', 'DeviceDataCtrlr', 'ItemsPerMessage'),
+  ChargePointVendor: def('string', true, (m) => m.boot_vendor, 'ChargingStation', 'VendorName'),
+  ChargePointModel: def('string', true, (m) => m.boot_model, 'ChargingStation', 'Model'),
+  Identity: def('string', true, (_m, ctx) => ctx.identity, 'SecurityCtrlr', 'Identity'),
+};
+
+export const SETTING_KEYS = Object.keys(SETTINGS);
+
+export function getSetting(ctx: ChargerContext, key: string): string | undefined {
+  const d = SETTINGS[key];
+  if (!d) return undefined;
+  return ctx.settings[key] ?? d.default(ctx.model, ctx);
+}
+
+export function intSetting(ctx: ChargerContext, key: string): number {
+  return Number(getSetting(ctx, key) ?? 0);
+}
+
+export function boolSetting(ctx: ChargerContext, key: string): boolean {
+  return getSetting(ctx, key) === 'true';
+}
+
+export function keyForVariable(component: string, variable: string): string | undefined {
+  return SETTING_KEYS.find((k) => SETTINGS[k].component === component && SETTINGS[k].variable === variable);
+}
+
+export function isKnownComponent(component: string): boolean {
+  return SETTING_KEYS.some((k) => SETTINGS[k].component === component);
+}
+
+export type ChangeOutcome = 'Accepted' | 'Rejected' | 'NotSupported';
+
+/** Checks a new value; returns the normalized value or why it is refused. */
+export function checkSetting(
+  key: string,
+  value: string,
+): { ok: true; value: string } | { ok: false; status: ChangeOutcome } {
+  const d = SETTINGS[key];
+  if (!d) return { ok: false, status: 'NotSupported' };
+  if (d.readonly) return { ok: false, status: 'Rejected' };
+  if (d.kind === 'int') {
+    const n = Number(value);
+    if (!/^-?\d+$/.test(value.trim()) || (d.min !== undefined && n < d.min))
+      return { ok: false, status: 'Rejected' };
+    return { ok: true, value: String(n) };
+  }
+  if (d.kind === 'bool') {
+    const v = value.trim().toLowerCase();
+    if (v !== 'true' && v !== 'false') return { ok: false, status: 'Rejected' };
+    return { ok: true, value: v };
+  }
+  return { ok: true, value };
+}
+
+/** The overrides after setting key to value (dropping it when it equals the default). */
+export function withSetting(ctx: ChargerContext, key: string, value: string): Record<string, string> {
+  const next = { ...ctx.settings };
+  if (SETTINGS[key].default(ctx.model, ctx) === value) delete next[key];
+  else next[key] = value;
+  return next;
+}

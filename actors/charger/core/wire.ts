@@ -1,0 +1,125 @@
+// The contract of a wire adapter: everything that differs between OCPP versions, behind one
+// interface. The blocks (../blocks) say what happens in the charger's own terms; an adapter
+// (../ocpp16, ../ocpp2) writes it as its version's messages, reads its version's answers, and
+// dispatches its version's CSMS calls to the blocks. No code outside an adapter asks which
+// version a charger speaks.
+import type {
+  AuthStatus,
+  ChargerContext,
+  ChargingProfile,
+  Connector,
+  ConnectorStatus,
+  OutboxItem,
+} from './context.ts';
+import type { CommandEvent, LocalListCommand } from './events.ts';
+import type { OcppVersion } from '../../../protocols/ocpp/versions.ts';
+import type { Step } from './step.ts';
+
+/** A payload the CSMS sent, already validated against the version's schema by the link. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- read field by field by the adapters
+export type Payload = any;
+
+export interface OutboundCall {
+  action: string;
+  payload: Record<string, unknown>;
+  /** Sent as written, without schema validation (a raw proxy message). */
+  raw?: true;
+}
+
+/** Why a transaction starts, changes or ends, independent of the OCPP version. */
+export type StartCause = 'authorized' | 'plugged' | 'remote';
+export type ChangeCause = 'charging' | 'suspended_ev' | 'suspended_evse' | 'meter' | 'trigger';
+export type StopCause =
+  | 'local'
+  | 'remote'
+  | 'ev_disconnected'
+  | 'deauthorized'
+  | 'hard_reset'
+  | 'soft_reset'
+  | 'unlock'
+  | 'fault'
+  | 'reboot';
+
+export type BootStatus = 'Accepted' | 'Pending' | 'Rejected';
+
+export type TriggerTarget =
+  'BootNotification' | 'Heartbeat' | 'StatusNotification' | 'MeterValues' | 'TransactionEvent';
+
+/**
+ * A CSMS call handled: read the version's payload, call the block, write the version's answer.
+ * Throw protocols' RpcError to answer with a CALLERROR of that code.
+ */
+export type CsmsCall = (payload: Payload, s: Step) => object;
+
+/** The configuration command as the API takes it: a 1.6 key, or a 2.0.1 component/variable. */
+export interface ConfigurationCommand {
+  key?: string;
+  component?: string;
+  variable?: string;
+  value: string;
+  instance?: string;
+  evseId?: number;
+}
+
+export interface OcppWire {
+  // Provisioning (boot, heartbeat)
+  bootNotification(ctx: ChargerContext): OutboundCall;
+  bootResult(payload: Payload): { status: BootStatus; interval: number };
+  heartbeat(): OutboundCall;
+
+  // Availability: connectorId 0 is the charger as a whole; undefined when the version has nothing to say.
+  statusNotification(
+    ctx: ChargerContext,
+    connectorId: number,
+    status: ConnectorStatus,
+    prev: ConnectorStatus | undefined,
+    errorCode: string,
+    at: number,
+  ): OutboundCall | undefined;
+
+  // Authorization
+  authorize(idTag: string): OutboundCall;
+  authorizeResult(payload: Payload): AuthStatus;
+
+  // Transactions and meter values
+  /** The charger's own id for a new transaction, when its version has the charger name them. */
+  transactionId(ctx: ChargerContext, ref: number, now: number): string | undefined;
+  txStarted(ctx: ChargerContext, c: Connector, cause: StartCause, at: number): OutboundCall;
+  /** A change during the transaction (charging state or a meter sample); undefined if the version reports it otherwise. */
+  txUpdated(ctx: ChargerContext, c: Connector, cause: ChangeCause, at: number): OutboundCall | undefined;
+  txEnded(ctx: ChargerContext, c: Connector, cause: StopCause, at: number): OutboundCall;
+  /** Whether an outbox message is the one that starts its transaction (its answer says whether it may run). */
+  isTxStart(item: OutboxItem): boolean;
+  /** The answer to txStarted: the CSMS's id for the transaction, if the version has one, and the token's status. */
+  txStartResult(payload: Payload): { transactionId?: number; status?: AuthStatus };
+  /** The outbox head's payload as it leaves now; undefined drops it (nothing left to attach it to). */
+  outboxPayload(ctx: ChargerContext, item: OutboxItem): Record<string, unknown> | undefined;
+  /** Meter values outside a transaction (TriggerMessage MeterValues). */
+  meterValues(ctx: ChargerContext, c: Connector, at: number): OutboundCall;
+
+  // Operator commands that stand for a CSMS call: the charger runs its own handler of that call,
+  // so the command's answer is exactly what the CSMS would have got.
+  clearCacheCall(): OutboundCall;
+  configurationCall(key: string, value: string): OutboundCall;
+  localListCall(list: LocalListCommand): OutboundCall;
+
+  // API commands, judged by the version before they are queued.
+  /** The machine's connector for a command's connector_id / evse_id. */
+  connectorOf(p: { connectorId: number; evseId?: number }): number;
+  configurationCommand(c: ConfigurationCommand, version: OcppVersion): CommandEvent | { problem: string };
+  /** Why the version cannot carry this local list (a status it lacks); undefined when it can. */
+  localListProblem(list: LocalListCommand): string | undefined;
+
+  // How the version names things, for a reader of the charger's state (the detail view).
+  /** The connector's EVSE in this version, or null when it has none (1.6). */
+  evseOf(connectorId: number): number | null;
+  /** The transaction's id as the CSMS knows it (1.6: the CSMS's number, once it gave one). */
+  transactionIdOf(ctx: ChargerContext, c: Connector): string | number | undefined;
+  /** The version's name of a charging profile purpose. */
+  profilePurposes: Record<ChargingProfile['purpose'], string>;
+  /** A setting's name: the 1.6 key, or 2.x `Component.Variable`. */
+  settingName(key: string): string;
+
+  /** The CSMS calls this version answers, by action: the one dispatch from action to block. */
+  csmsCalls: Record<string, CsmsCall>;
+}

@@ -1,0 +1,142 @@
+// What reaches a charger, and the block that handles it: the EV's and operator's commands, the
+// CSMS's answers to the charger's own CALLs, and the charger's timers. (The CSMS's calls are
+// dispatched by each version's adapter: ocpp16/ocpp16-calls.ts, ocpp2/ocpp2-calls.ts.)
+// Each table is typed by its keys, so a command or timer without a handler does not compile.
+import type { CallMeta, ChargerTimers, TimerName } from './core/context.ts';
+import type { CommandEvent, CommandOf, CommandType } from './core/events.ts';
+import type { Step } from './core/step.ts';
+import type { OutboundCall, Payload } from './core/wire.ts';
+import { authorizeAnswered, presentToken } from './blocks/authorization.ts';
+import { clearFault, fault, heartbeatDue } from './blocks/availability.ts';
+import { settingOf } from './blocks/configuration.ts';
+import { bootAnswered, rebootDue } from './blocks/provisioning.ts';
+import { evStopsEnergy, plugIn, sampleMeters, txMessageAnswered, unplug } from './blocks/transactions.ts';
+
+type CommandHandlers = { [K in CommandType]: (s: Step, e: CommandOf<K>) => void };
+
+export const COMMANDS: CommandHandlers = {
+  PLUG_IN: plugIn,
+  UNPLUG: unplug,
+  EV_STOPS_ENERGY: evStopsEnergy,
+  PRESENT_TOKEN: presentToken,
+  FAULT: fault,
+  CLEAR_FAULT: clearFault,
+  CLEAR_CACHE: (s, e) => localCall(s, e, s.wire.clearCacheCall()),
+  SEND_LOCAL_LIST: (s, e) => localCall(s, e, s.wire.localListCall(e.list)),
+  CHANGE_CONFIGURATION: configure,
+  SET_VARIABLE: configure,
+  PROXY_CALL: proxyCall,
+  // Connected, DISCONNECT drops the link (the state tree handles it); otherwise there is nothing to drop.
+  DISCONNECT: (s, e) => s.fail(e.commandId, 'DISCONNECT', 'OFFLINE', 'the charger is not connected'),
+};
+
+export function isCommand(type: string): type is CommandType {
+  return Object.hasOwn(COMMANDS, type);
+}
+
+export function runCommand(s: Step, e: CommandEvent): void {
+  (COMMANDS[e.type] as (s: Step, e: CommandEvent) => void)(s, e);
+}
+
+/**
+ * An operator command OCPP also has (ClearCache, SendLocalList, ChangeConfiguration/SetVariables)
+ * runs the version's own handler of that call: its answer is the command's outcome.
+ */
+function localCall(s: Step, e: CommandEvent, call: OutboundCall): void {
+  const answer = s.wire.csmsCalls[call.action](call.payload, s) as {
+    status?: string;
+    setVariableResult?: { attributeStatus: string }[];
+  };
+  const status = answer.status ?? answer.setVariableResult?.[0]?.attributeStatus;
+  s.result(e.commandId, e.type, {
+    ok: status === 'Accepted',
+    action: call.action,
+    payload: answer,
+    ...(status === 'Accepted'
+      ? {}
+      : { error: { code: 'REJECTED', description: `${call.action} answered ${status}` } }),
+  });
+}
+
+function configure(s: Step, e: CommandOf<'CHANGE_CONFIGURATION'> | CommandOf<'SET_VARIABLE'>): void {
+  const key = settingOf(e);
+  if (!key) return s.fail(e.commandId, e.type, 'NotSupported', 'unknown configuration key or variable');
+  localCall(s, e, s.wire.configurationCall(key, e.value));
+}
+
+/** One raw CALL to the CSMS, as written; its answer is the command's outcome. */
+function proxyCall(s: Step, e: CommandOf<'PROXY_CALL'>): void {
+  if (!s.online)
+    return s.fail(e.commandId, 'PROXY_CALL', 'OFFLINE', 'the charger is not connected to its central system');
+  s.send(
+    { action: e.action, payload: (e.payload ?? {}) as Record<string, unknown>, raw: true },
+    { commandId: e.commandId },
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** Handles the CSMS's answer to one of the charger's CALLs; true when it reported the command's result. */
+type AnswerHandler = (
+  s: Step,
+  meta: CallMeta,
+  ok: boolean,
+  payload: Payload,
+  error?: { code: string; description?: string },
+) => boolean;
+
+/** Answers that mean something to a block, by action (the outbox's go to the transactions block). */
+export const ANSWERS: Record<string, AnswerHandler> = {
+  Authorize: authorizeAnswered,
+  BootNotification: bootAnswered,
+};
+
+/** The CSMS answered one of our CALLs (ok) or it failed (CALLERROR, timeout). */
+export function onAnswer(
+  s: Step,
+  id: string,
+  ok: boolean,
+  payload: Payload,
+  error?: { code: string; description?: string },
+): void {
+  const meta = s.ctx.calls[id];
+  if (!meta) return;
+  s.dropCall(id);
+  if (meta.outbox) return txMessageAnswered(s, meta, ok, payload);
+  if (ANSWERS[meta.action]?.(s, meta, ok, payload, error)) return;
+  if (meta.commandId !== undefined)
+    s.result(
+      meta.commandId,
+      'PROXY_CALL',
+      ok ? { ok, action: meta.action, payload } : { ok, action: meta.action, error },
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** Each timer's block (core/context.ts TimerName): called when its deadline is due. */
+export const TIMERS: Record<TimerName, (s: Step) => void> = {
+  heartbeat: heartbeatDue,
+  meter: sampleMeters,
+  reboot: rebootDue,
+};
+
+/** Fires every due timer (each is cleared first; its block may set it again). */
+export function fireTimers(s: Step): void {
+  for (const name of Object.keys(s.ctx.timers) as TimerName[]) {
+    const at = s.ctx.timers[name];
+    if (at === undefined || at > s.now) continue;
+    s.clearTimer(name);
+    TIMERS[name](s);
+  }
+}
+
+/** The earliest timer deadline, if any. */
+export function nextDeadline(timers: ChargerTimers): number | undefined {
+  let next: number | undefined;
+  for (const name in timers) {
+    const at = timers[name as TimerName]!;
+    if (next === undefined || at < next) next = at;
+  }
+  return next;
+}

@@ -1,0 +1,124 @@
+// The CSMS's OCPP 1.6 calls: one line each from the action to the block that handles it, reading
+// the 1.6 payload and writing the 1.6 answer. Anything not here is answered NotImplemented.
+/* eslint-disable @typescript-eslint/no-explicit-any -- CSMS payloads reach the handlers validated against the official schemas */
+import type { CsmsCall } from '../core/wire.ts';
+import { SETTINGS, SETTING_KEYS, getSetting } from '../core/settings.ts';
+import { authStatus, call, iso } from '../wire/basics.ts';
+import { chargingProfile, purposeFrom } from '../wire/charging-profile.ts';
+import { clearCache } from '../blocks/authorization.ts';
+import { changeAvailability } from '../blocks/availability.ts';
+import { changeSetting } from '../blocks/configuration.ts';
+import { localListEnabled, localListVersion, updateLocalList } from '../blocks/local-list.ts';
+import { remoteStart, remoteStop, reset, trigger, unlock } from '../blocks/remote-control.ts';
+import { clearProfiles, compositeLimit, setProfile } from '../blocks/smart-charging.ts';
+import { connectorByCsmsId } from '../blocks/transactions.ts';
+import { PURPOSE_16 } from './ocpp16-names.ts';
+
+const profile16 = (connectorId: number, p: any, now: number) =>
+  chargingProfile(
+    {
+      id: p.chargingProfileId,
+      connectorId,
+      purpose: purposeFrom(PURPOSE_16, p.chargingProfilePurpose) ?? 'Tx',
+      schedule: p.chargingSchedule,
+    },
+    p,
+    now,
+  );
+
+export const OCPP16_CALLS: Record<string, CsmsCall> = {
+  // Configuration
+  ChangeConfiguration: (p, s) => ({ status: changeSetting(s, p.key, p.value) }),
+  GetConfiguration: (p, s) => {
+    const asked: string[] = Array.isArray(p.key) && p.key.length > 0 ? p.key : SETTING_KEYS;
+    const known = asked.filter((k) => SETTINGS[k]);
+    const unknown = asked.filter((k) => !SETTINGS[k]);
+    return {
+      configurationKey: known.map((key) => ({
+        key,
+        readonly: SETTINGS[key].readonly,
+        value: getSetting(s.ctx, key)!.slice(0, 500),
+      })),
+      ...(unknown.length ? { unknownKey: unknown } : {}),
+    };
+  },
+
+  // Remote control (1.6 has no Scheduled: a soft reset stops the transactions gracefully, then reboots)
+  Reset: (p, s) => {
+    reset(s, p.type === 'Hard' ? 'hard' : 'soft');
+    return { status: 'Accepted' };
+  },
+  RemoteStartTransaction: (p, s) => {
+    const profile = p.chargingProfile ? profile16(p.connectorId ?? 0, p.chargingProfile, s.now) : undefined;
+    return { status: remoteStart(s, { connectorId: p.connectorId, idTag: p.idTag, profile }).status };
+  },
+  RemoteStopTransaction: (p, s) => ({ status: remoteStop(s, connectorByCsmsId(s, p.transactionId)?.id) }),
+  UnlockConnector: (p, s) => ({
+    status: unlock(s, p.connectorId) === 'Unlocked' ? 'Unlocked' : 'UnlockFailed',
+  }),
+  TriggerMessage: (p, s) => {
+    switch (p.requestedMessage) {
+      case 'BootNotification':
+      case 'Heartbeat':
+      case 'StatusNotification':
+      case 'MeterValues':
+        return { status: trigger(s, p.requestedMessage, p.connectorId) };
+      // No firmware update or diagnostics upload runs here: their status is Idle.
+      case 'DiagnosticsStatusNotification':
+      case 'FirmwareStatusNotification':
+        s.call(call(p.requestedMessage, { status: 'Idle' }));
+        return { status: 'Accepted' };
+      default:
+        return { status: 'NotImplemented' };
+    }
+  },
+
+  // Authorization and the local list
+  ClearCache: (_p, s) => ({ status: clearCache(s) }),
+  SendLocalList: (p, s) => ({
+    status: updateLocalList(s, {
+      version: p.listVersion,
+      full: p.updateType === 'Full',
+      entries: (p.localAuthorizationList ?? []).map((e: any) => ({
+        idTag: e.idTag,
+        status: e.idTagInfo ? authStatus(e.idTagInfo.status) : undefined,
+      })),
+    }),
+  }),
+  GetLocalListVersion: (_p, s) => ({ listVersion: localListEnabled(s) ? localListVersion(s) : -1 }),
+
+  // Availability
+  ChangeAvailability: (p, s) => ({ status: changeAvailability(s, p.connectorId, p.type === 'Operative') }),
+
+  // Smart charging
+  SetChargingProfile: (p, s) => ({
+    status: setProfile(s, profile16(p.connectorId, p.csChargingProfiles, s.now)),
+  }),
+  ClearChargingProfile: (p, s) => {
+    const cleared = clearProfiles(s, {
+      id: p.id,
+      connectorId: p.connectorId,
+      purpose: purposeFrom(PURPOSE_16, p.chargingProfilePurpose),
+      stackLevel: p.stackLevel,
+    });
+    return { status: cleared ? 'Accepted' : 'Unknown' };
+  },
+  GetCompositeSchedule: (p, s) => {
+    const composite = compositeLimit(s, p.connectorId, p.chargingRateUnit);
+    if (!composite) return { status: 'Rejected' };
+    return {
+      status: 'Accepted',
+      connectorId: p.connectorId,
+      scheduleStart: iso(s.now),
+      chargingSchedule: {
+        duration: p.duration,
+        startSchedule: iso(s.now),
+        chargingRateUnit: composite.unit,
+        chargingSchedulePeriod: [{ startPeriod: 0, limit: composite.limit }],
+      },
+    };
+  },
+
+  // A cooperative simulator: any vendor's data is accepted and echoed.
+  DataTransfer: (p) => ({ status: 'Accepted', ...(p.data !== undefined ? { data: String(p.data) } : {}) }),
+};

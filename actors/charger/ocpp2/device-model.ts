@@ -1,0 +1,150 @@
+// The 2.x device model over the charger's settings: Get/SetVariables and the reports
+// (NotifyReport) that GetBaseReport and GetReport ask for. The settings are core/settings.ts's
+// table; each names the component/variable it is in 2.x.
+/* eslint-disable @typescript-eslint/no-explicit-any -- CSMS payloads reach the handlers validated against the official schemas */
+import type { ChargerContext, ConnectorStatus } from '../core/context.ts';
+import type { CsmsCall, OutboundCall } from '../core/wire.ts';
+import { SETTINGS, SETTING_KEYS, getSetting, isKnownComponent, keyForVariable } from '../core/settings.ts';
+import { changeSetting } from '../blocks/configuration.ts';
+import { call, iso } from '../wire/basics.ts';
+
+/** 2.x connector statuses are coarser than the charger's. */
+export function connectorStatus(s: ConnectorStatus): string {
+  switch (s) {
+    case 'Available':
+    case 'Reserved':
+    case 'Unavailable':
+    case 'Faulted':
+      return s;
+    default:
+      return 'Occupied';
+  }
+}
+
+const DATA_TYPE = { int: 'integer', bool: 'boolean', string: 'string', csl: 'MemberList' } as const;
+
+/** The device model as NotifyReport reportData: the settings, plus each EVSE's availability. */
+function reportData(ctx: ChargerContext, onlyWritable: boolean) {
+  const data: Record<string, unknown>[] = [];
+  for (const key of SETTING_KEYS) {
+    const d = SETTINGS[key];
+    if (onlyWritable && d.readonly) continue;
+    data.push({
+      component: { name: d.component },
+      variable: { name: d.variable },
+      variableAttribute: [
+        {
+          type: 'Actual',
+          value: getSetting(ctx, key)!.slice(0, 2500),
+          mutability: d.readonly ? 'ReadOnly' : 'ReadWrite',
+        },
+      ],
+      variableCharacteristics: { dataType: DATA_TYPE[d.kind], supportsMonitoring: false },
+    });
+  }
+  if (!onlyWritable)
+    for (const c of ctx.connectors)
+      data.push({
+        component: { name: 'EVSE', evse: { id: c.id } },
+        variable: { name: 'AvailabilityState' },
+        variableAttribute: [{ type: 'Actual', value: connectorStatus(c.status), mutability: 'ReadOnly' }],
+        variableCharacteristics: { dataType: 'OptionList', supportsMonitoring: false },
+      });
+  return data;
+}
+
+const REPORT_CHUNK = 20;
+
+function notifyReports(requestId: number, data: Record<string, unknown>[], now: number): OutboundCall[] {
+  const out: OutboundCall[] = [];
+  for (let i = 0, seqNo = 0; i < data.length; i += REPORT_CHUNK, seqNo++) {
+    const last = i + REPORT_CHUNK >= data.length;
+    out.push(
+      call('NotifyReport', {
+        requestId,
+        generatedAt: iso(now),
+        seqNo,
+        tbc: !last,
+        reportData: data.slice(i, i + REPORT_CHUNK),
+      }),
+    );
+  }
+  return out;
+}
+
+function variableOf(p: any): { key?: string; status: string } {
+  const component = p.component?.name;
+  const variable = p.variable?.name;
+  if (p.attributeType && p.attributeType !== 'Actual') return { status: 'NotSupportedAttributeType' };
+  const key = keyForVariable(component, variable);
+  if (key) return { key, status: 'Accepted' };
+  if (component === 'EVSE' || isKnownComponent(component)) return { status: 'UnknownVariable' };
+  return { status: 'UnknownComponent' };
+}
+
+/** B06. */
+export const getVariables: CsmsCall = (p, s) => ({
+  getVariableResult: (p.getVariableData ?? []).map((d: any) => {
+    const v = variableOf(d);
+    if (d.component?.name === 'EVSE' && d.variable?.name === 'AvailabilityState' && d.component.evse?.id) {
+      const c = s.connector(d.component.evse.id);
+      if (c)
+        return {
+          attributeStatus: 'Accepted',
+          attributeType: 'Actual',
+          attributeValue: connectorStatus(c.status),
+          component: d.component,
+          variable: d.variable,
+        };
+    }
+    return {
+      attributeStatus: v.status,
+      ...(d.attributeType ? { attributeType: d.attributeType } : {}),
+      ...(v.key ? { attributeValue: getSetting(s.ctx, v.key)!.slice(0, 2500) } : {}),
+      component: d.component,
+      variable: d.variable,
+    };
+  }),
+});
+
+/** B05. */
+export const setVariables: CsmsCall = (p, s) => ({
+  setVariableResult: (p.setVariableData ?? []).map((d: any) => {
+    const v = variableOf(d);
+    const status = v.key
+      ? changeSetting(s, v.key, String(d.attributeValue)) === 'Accepted'
+        ? 'Accepted'
+        : 'Rejected'
+      : v.status;
+    return {
+      attributeStatus: status,
+      ...(d.attributeType ? { attributeType: d.attributeType } : {}),
+      component: d.component,
+      variable: d.variable,
+    };
+  }),
+});
+
+/** B07: the report follows the answer as NotifyReport messages. */
+export const getBaseReport: CsmsCall = (p, s) => {
+  const data = reportData(s.ctx, p.reportBase === 'ConfigurationInventory');
+  for (const c of notifyReports(p.requestId, data, s.now)) s.call(c);
+  return { status: 'Accepted' };
+};
+
+/** B08. */
+export const getReport: CsmsCall = (p, s) => {
+  const asked: any[] = p.componentVariable ?? [];
+  const data = reportData(s.ctx, false).filter(
+    (d: any) =>
+      asked.length === 0 ||
+      asked.some(
+        (a) =>
+          a.component?.name === d.component.name &&
+          (!a.variable?.name || a.variable.name === d.variable.name),
+      ),
+  );
+  if (data.length === 0) return { status: 'EmptyResultSet' };
+  for (const c of notifyReports(p.requestId, data, s.now)) s.call(c);
+  return { status: 'Accepted' };
+};

@@ -1,0 +1,126 @@
+// The CSMS's OCPP 2.0.1 / 2.1 calls: one line each from the action to the block that handles it,
+// reading the 2.x payload and writing the 2.x answer. Anything not here is answered NotImplemented.
+/* eslint-disable @typescript-eslint/no-explicit-any -- CSMS payloads reach the handlers validated against the official schemas */
+import type { CsmsCall } from '../core/wire.ts';
+import { authStatus, call, iso } from '../wire/basics.ts';
+import { chargingProfile, purposeFrom } from '../wire/charging-profile.ts';
+import { clearCache } from '../blocks/authorization.ts';
+import { changeAvailability } from '../blocks/availability.ts';
+import { localListVersion, updateLocalList } from '../blocks/local-list.ts';
+import { remoteStart, remoteStop, reset, trigger, unlock } from '../blocks/remote-control.ts';
+import { clearProfiles, compositeLimit, setProfile } from '../blocks/smart-charging.ts';
+import { connectorByTxId } from '../blocks/transactions.ts';
+import { getBaseReport, getReport, getVariables, setVariables } from './device-model.ts';
+import { PURPOSE, PURPOSE_2 } from './ocpp2-names.ts';
+
+const profile2 = (evseId: number, p: any, now: number) =>
+  chargingProfile(
+    {
+      id: p.id,
+      connectorId: evseId,
+      purpose: PURPOSE[p.chargingProfilePurpose] ?? 'Tx',
+      schedule: p.chargingSchedule[0],
+    },
+    p,
+    now,
+  );
+
+export const OCPP2_CALLS: Record<string, CsmsCall> = {
+  // Configuration (the device model)
+  GetVariables: getVariables,
+  SetVariables: setVariables,
+  GetBaseReport: getBaseReport,
+  GetReport: getReport,
+
+  // Remote control
+  Reset: (p, s) => {
+    if (p.evseId !== undefined) return { status: 'Rejected' };
+    return { status: reset(s, p.type === 'Immediate' ? 'hard' : 'idle') };
+  },
+  RequestStartTransaction: (p, s) => {
+    const profile = p.chargingProfile ? profile2(p.evseId ?? 0, p.chargingProfile, s.now) : undefined;
+    const r = remoteStart(s, {
+      connectorId: p.evseId,
+      idTag: p.idToken.idToken,
+      idType: p.idToken.type,
+      remoteStartId: p.remoteStartId,
+      profile,
+    });
+    const tx = r.connectorId !== undefined ? s.connector(r.connectorId)?.tx : undefined;
+    return { status: r.status, ...(tx?.id ? { transactionId: tx.id } : {}) };
+  },
+  RequestStopTransaction: (p, s) => ({
+    status: remoteStop(s, connectorByTxId(s, String(p.transactionId))?.id),
+  }),
+  UnlockConnector: (p, s) => {
+    const c = s.connector(p.evseId);
+    if (!c || p.connectorId !== 1) return { status: 'UnknownConnector' };
+    if (c.tx) return { status: 'OngoingAuthorizedTransaction' };
+    return { status: unlock(s, p.evseId) };
+  },
+  TriggerMessage: (p, s) => {
+    switch (p.requestedMessage) {
+      case 'BootNotification':
+      case 'Heartbeat':
+      case 'StatusNotification':
+      case 'MeterValues':
+      case 'TransactionEvent':
+        return { status: trigger(s, p.requestedMessage, p.evse?.id) };
+      // No firmware update runs here: its status is Idle.
+      case 'FirmwareStatusNotification':
+        s.call(call('FirmwareStatusNotification', { status: 'Idle' }));
+        return { status: 'Accepted' };
+      default:
+        return { status: 'NotImplemented' };
+    }
+  },
+
+  // Authorization and the local list
+  ClearCache: (_p, s) => ({ status: clearCache(s) }),
+  SendLocalList: (p, s) => {
+    const status = updateLocalList(s, {
+      version: p.versionNumber,
+      full: p.updateType === 'Full',
+      entries: (p.localAuthorizationList ?? []).map((e: any) => ({
+        idTag: e.idToken.idToken,
+        status: e.idTokenInfo ? authStatus(e.idTokenInfo.status) : undefined,
+      })),
+    });
+    return { status: status === 'NotSupported' ? 'Failed' : status };
+  },
+  GetLocalListVersion: (_p, s) => ({ versionNumber: localListVersion(s) }),
+
+  // Availability
+  ChangeAvailability: (p, s) => ({
+    status: changeAvailability(s, p.evse?.id ?? 0, p.operationalStatus === 'Operative'),
+  }),
+
+  // Smart charging
+  SetChargingProfile: (p, s) => ({ status: setProfile(s, profile2(p.evseId, p.chargingProfile, s.now)) }),
+  ClearChargingProfile: (p, s) => {
+    const k = p.chargingProfileCriteria ?? {};
+    const cleared = clearProfiles(s, {
+      id: p.chargingProfileId,
+      connectorId: k.evseId,
+      purpose: purposeFrom(PURPOSE_2, k.chargingProfilePurpose),
+      stackLevel: k.stackLevel,
+    });
+    return { status: cleared ? 'Accepted' : 'Unknown' };
+  },
+  GetCompositeSchedule: (p, s) => {
+    const composite = compositeLimit(s, p.evseId, p.chargingRateUnit);
+    if (!composite) return { status: 'Rejected' };
+    return {
+      status: 'Accepted',
+      schedule: {
+        evseId: p.evseId,
+        duration: p.duration,
+        scheduleStart: iso(s.now),
+        chargingRateUnit: composite.unit,
+        chargingSchedulePeriod: [{ startPeriod: 0, limit: composite.limit }],
+      },
+    };
+  },
+
+  DataTransfer: (p) => ({ status: 'Accepted', ...(p.data !== undefined ? { data: p.data } : {}) }),
+};

@@ -1,0 +1,217 @@
+// OCPP 2.0.1 (and 2.1, which keeps these messages): the charger's messages as the official
+// schemas write them, and every decision that is 2.x's: the charger names its transactions and
+// reports them with TransactionEvent (numbered by seqNo), settings are device-model
+// component/variable pairs, and each connector is an EVSE with one connector (evse.id = the
+// charger's connector id, connectorId 1).
+import type { ChargerContext, Connector, ConnectorStatus } from '../core/context.ts';
+import type { ChangeCause, OcppWire, OutboundCall, StartCause, StopCause } from '../core/wire.ts';
+import { SETTINGS, getSetting } from '../core/settings.ts';
+import { authStatus, bootResult, call, iso } from '../wire/basics.ts';
+import { meterValue, type WriteReading } from '../wire/sampled-values.ts';
+import { OCPP2_CALLS } from './ocpp2-calls.ts';
+import { connectorStatus } from './device-model.ts';
+import { PURPOSE_2 } from './ocpp2-names.ts';
+
+function chargingState(c: Connector): string {
+  switch (c.status) {
+    case 'Charging':
+      return 'Charging';
+    case 'SuspendedEV':
+      return 'SuspendedEV';
+    case 'SuspendedEVSE':
+      return 'SuspendedEVSE';
+    default:
+      return c.plugged ? 'EVConnected' : 'Idle';
+  }
+}
+
+const STOP: Record<StopCause, { trigger: string; reason: string }> = {
+  local: { trigger: 'StopAuthorized', reason: 'Local' },
+  remote: { trigger: 'RemoteStop', reason: 'Remote' },
+  ev_disconnected: { trigger: 'EVCommunicationLost', reason: 'EVDisconnected' },
+  deauthorized: { trigger: 'Deauthorized', reason: 'DeAuthorized' },
+  hard_reset: { trigger: 'ResetCommand', reason: 'ImmediateReset' },
+  soft_reset: { trigger: 'ResetCommand', reason: 'ImmediateReset' },
+  unlock: { trigger: 'UnlockCommand', reason: 'Other' },
+  fault: { trigger: 'AbnormalCondition', reason: 'Other' },
+  reboot: { trigger: 'ResetCommand', reason: 'Reboot' },
+};
+
+const START_TRIGGER: Record<StartCause, string> = {
+  authorized: 'Authorized',
+  plugged: 'CablePluggedIn',
+  remote: 'RemoteStart',
+};
+
+const CHANGE_TRIGGER: Record<ChangeCause, string> = {
+  charging: 'ChargingStateChanged',
+  suspended_ev: 'ChargingStateChanged',
+  suspended_evse: 'ChargingStateChanged',
+  meter: 'MeterValuePeriodic',
+  trigger: 'Trigger',
+};
+
+/** 2.x SampledValue: the value as a number, its unit in `unitOfMeasure`. */
+const reading2: WriteReading = (r, context) => ({
+  value: r.value,
+  context,
+  measurand: r.measurand,
+  ...(r.location ? { location: r.location } : {}),
+  unitOfMeasure: { unit: r.unit },
+});
+
+const meterValue2 = (ctx: ChargerContext, c: Connector, at: number, context: string, measurands?: string) =>
+  meterValue(ctx, c, at, context, reading2, measurands);
+
+function transactionEvent(
+  ctx: ChargerContext,
+  c: Connector,
+  eventType: 'Started' | 'Updated' | 'Ended',
+  triggerReason: string,
+  at: number,
+  extra: { stoppedReason?: string; context: string; withToken?: boolean; measurands?: string },
+): OutboundCall {
+  const tx = c.tx!;
+  return call('TransactionEvent', {
+    eventType,
+    timestamp: iso(at),
+    triggerReason,
+    seqNo: tx.seq,
+    ...(ctx.stage !== 'online' ? { offline: true } : {}),
+    transactionInfo: {
+      transactionId: tx.id!,
+      chargingState: eventType === 'Ended' ? (c.plugged ? 'EVConnected' : 'Idle') : chargingState(c),
+      ...(extra.stoppedReason ? { stoppedReason: extra.stoppedReason } : {}),
+      ...(tx.remoteStartId !== undefined && eventType === 'Started'
+        ? { remoteStartId: tx.remoteStartId }
+        : {}),
+    },
+    ...(extra.withToken
+      ? { idToken: { idToken: tx.idTag.slice(0, 36), type: tx.idType ?? 'ISO14443' } }
+      : {}),
+    evse: { id: c.id, connectorId: 1 },
+    meterValue: meterValue2(ctx, c, at, extra.context, extra.measurands),
+  });
+}
+
+export const ocpp2Wire: OcppWire = {
+  bootNotification: (ctx) =>
+    call('BootNotification', {
+      reason: 'PowerUp',
+      chargingStation: {
+        model: ctx.model.boot_model.slice(0, 20),
+        vendorName: ctx.model.boot_vendor.slice(0, 50),
+        ...(ctx.serialNumber ? { serialNumber: ctx.serialNumber.slice(0, 25) } : {}),
+        ...(ctx.model.firmware_version ? { firmwareVersion: ctx.model.firmware_version.slice(0, 50) } : {}),
+      },
+    }),
+
+  bootResult,
+
+  heartbeat: () => call('Heartbeat', {}),
+
+  // 2.x statuses are coarser than the charger's: a change within one of them is not reported.
+  statusNotification: (_ctx, connectorId, status: ConnectorStatus, prev, _errorCode, at) => {
+    if (connectorId === 0) return undefined;
+    const now = connectorStatus(status);
+    if (prev !== undefined && connectorStatus(prev) === now) return undefined;
+    return call('StatusNotification', {
+      timestamp: iso(at),
+      connectorStatus: now,
+      evseId: connectorId,
+      connectorId: 1,
+    });
+  },
+
+  authorize: (idTag) => call('Authorize', { idToken: { idToken: idTag.slice(0, 36), type: 'ISO14443' } }),
+
+  authorizeResult: (p) => authStatus(p?.idTokenInfo?.status),
+
+  // The charger names its transactions: unique per charger, at most 36 characters.
+  transactionId: (ctx, ref, now) => `${ctx.identity.slice(0, 20)}-${ref}-${now.toString(36)}`.slice(-36),
+
+  txStarted: (ctx, c, cause, at) =>
+    transactionEvent(ctx, c, 'Started', START_TRIGGER[cause], at, {
+      context: 'Transaction.Begin',
+      withToken: true,
+    }),
+
+  txUpdated: (ctx, c, cause, at) =>
+    transactionEvent(ctx, c, 'Updated', CHANGE_TRIGGER[cause], at, {
+      context: cause === 'trigger' ? 'Trigger' : 'Sample.Periodic',
+    }),
+
+  txEnded: (ctx, c, cause, at) =>
+    transactionEvent(ctx, c, 'Ended', STOP[cause].trigger, at, {
+      context: 'Transaction.End',
+      stoppedReason: STOP[cause].reason,
+      withToken: cause === 'local',
+      measurands: getSetting(ctx, 'StopTxnSampledData'),
+    }),
+
+  isTxStart: (item) => item.action === 'TransactionEvent' && item.payload.eventType === 'Started',
+
+  txStartResult: (p) => ({ status: p?.idTokenInfo ? authStatus(p.idTokenInfo.status) : undefined }),
+
+  outboxPayload: (_ctx, item) => item.payload,
+
+  meterValues: (ctx, c, at) =>
+    call('MeterValues', { evseId: c.id, meterValue: meterValue2(ctx, c, at, 'Trigger') }),
+
+  clearCacheCall: () => call('ClearCache', {}),
+
+  configurationCall: (key, value) => {
+    const d = SETTINGS[key];
+    return call('SetVariables', {
+      setVariableData: [
+        { component: { name: d.component }, variable: { name: d.variable }, attributeValue: value },
+      ],
+    });
+  },
+
+  localListCall: (list) =>
+    call('SendLocalList', {
+      versionNumber: list.version,
+      updateType: list.updateType,
+      localAuthorizationList: list.entries.map((e) => ({
+        idToken: { idToken: e.idTag, type: 'Central' },
+        ...(e.status
+          ? {
+              idTokenInfo: {
+                status: e.status,
+                ...(e.expiryDate ? { cacheExpiryDateTime: e.expiryDate } : {}),
+                ...(e.parentIdTag ? { groupIdToken: { idToken: e.parentIdTag, type: 'Central' } } : {}),
+              },
+            }
+          : {}),
+      })),
+    }),
+
+  // 2.x numbers connectors per EVSE (one each here): the EVSE id picks the charger's connector.
+  connectorOf: (p) => p.evseId ?? p.connectorId,
+
+  configurationCommand: (c, version) => {
+    if (c.key !== undefined || c.component === undefined || c.variable === undefined)
+      return {
+        problem: `an OCPP ${version.slice(4)} charger takes {component, variable, value, instance?, evse_id?}`,
+      };
+    return {
+      type: 'SET_VARIABLE',
+      component: c.component,
+      variable: c.variable,
+      value: c.value,
+      ...(c.instance !== undefined ? { instance: c.instance } : {}),
+      ...(c.evseId !== undefined ? { evseId: c.evseId } : {}),
+    };
+  },
+
+  // Every status the API takes exists in 2.x.
+  localListProblem: () => undefined,
+
+  evseOf: (connectorId) => connectorId,
+  transactionIdOf: (_ctx, c) => c.tx?.id,
+  profilePurposes: PURPOSE_2,
+  settingName: (key) => `${SETTINGS[key].component}.${SETTINGS[key].variable}`,
+
+  csmsCalls: OCPP2_CALLS,
+};

@@ -1,0 +1,39 @@
+// A charging profile from the CSMS in the charger's terms. Both versions carry the same schedule
+// fields; they differ in where the id, the schedule and the purpose are (the adapter passes them).
+/* eslint-disable @typescript-eslint/no-explicit-any -- CSMS payloads reach here validated against the official schemas */
+import type { ChargingProfile } from '../core/context.ts';
+
+export function chargingProfile(
+  at: { id: number; connectorId: number; purpose: ChargingProfile['purpose']; schedule: any },
+  p: any,
+  now: number,
+): ChargingProfile {
+  const sched = at.schedule;
+  return {
+    id: at.id,
+    connectorId: at.connectorId,
+    stackLevel: p.stackLevel,
+    purpose: at.purpose,
+    unit: sched.chargingRateUnit,
+    periods: sched.chargingSchedulePeriod.map((x: any) => ({
+      startPeriod: x.startPeriod,
+      limit: x.limit,
+      ...(x.numberPhases ? { numberPhases: x.numberPhases } : {}),
+    })),
+    startAt:
+      p.chargingProfileKind === 'Relative' ? 0 : sched.startSchedule ? Date.parse(sched.startSchedule) : now,
+    ...(sched.duration !== undefined ? { duration: sched.duration } : {}),
+    ...(p.validTo ? { validTo: Date.parse(p.validTo) } : {}),
+    ...(p.transactionId !== undefined ? { transactionId: p.transactionId } : {}),
+  };
+}
+
+/** The charger's purpose for a version's wire name (`null` when the name maps to none). */
+export function purposeFrom(
+  wireNames: Record<ChargingProfile['purpose'], string>,
+  wire: string | undefined,
+): ChargingProfile['purpose'] | null | undefined {
+  if (wire === undefined) return undefined;
+  const found = (Object.keys(wireNames) as ChargingProfile['purpose'][]).find((k) => wireNames[k] === wire);
+  return found ?? null;
+}

@@ -1,0 +1,224 @@
+// Every OCPP 2.0.1 call a central system makes to a charger, answered end to end (e2e-calls.ts).
+import assert from 'node:assert/strict';
+import { rpcCode, type Json } from './e2e-suite.ts';
+import { callSuite, triggered, type Case } from './e2e-calls.ts';
+
+const TX_DEFAULT_6KW_2 = {
+  evseId: 1,
+  chargingProfile: {
+    id: 1,
+    stackLevel: 0,
+    chargingProfilePurpose: 'TxDefaultProfile',
+    chargingProfileKind: 'Relative',
+    chargingSchedule: [
+      { id: 1, chargingRateUnit: 'W', chargingSchedulePeriod: [{ startPeriod: 0, limit: 6000 }] },
+    ],
+  },
+};
+
+const OCPP2: Case[] = [
+  [
+    'B06 GetVariables answers each variable, or why not',
+    async (e, id) => {
+      const got = await e.call(id, 'GetVariables', {
+        getVariableData: [
+          { component: { name: 'OCPPCommCtrlr' }, variable: { name: 'HeartbeatInterval' } },
+          { component: { name: 'OCPPCommCtrlr' }, variable: { name: 'Nope' } },
+          { component: { name: 'NoSuchCtrlr' }, variable: { name: 'X' } },
+        ],
+      });
+      assert.deepEqual(
+        got.getVariableResult.map((r: Json) => [r.attributeStatus, r.attributeValue]),
+        [
+          ['Accepted', '300'],
+          ['UnknownVariable', undefined],
+          ['UnknownComponent', undefined],
+        ],
+      );
+    },
+  ],
+  [
+    'B05 SetVariables: writable Accepted, read-only Rejected',
+    async (e, id) => {
+      const set = await e.call(id, 'SetVariables', {
+        setVariableData: [
+          {
+            component: { name: 'SampledDataCtrlr' },
+            variable: { name: 'TxUpdatedInterval' },
+            attributeValue: '30',
+          },
+          { component: { name: 'ChargingStation' }, variable: { name: 'Model' }, attributeValue: 'X' },
+        ],
+      });
+      assert.deepEqual(
+        set.setVariableResult.map((r: Json) => r.attributeStatus),
+        ['Accepted', 'Rejected'],
+      );
+    },
+  ],
+  [
+    'B07 GetBaseReport: Accepted, then NotifyReport after the answer, with the values set',
+    async (e, id, c) => {
+      await e.call(id, 'SetVariables', {
+        setVariableData: [
+          {
+            component: { name: 'SampledDataCtrlr' },
+            variable: { name: 'TxUpdatedInterval' },
+            attributeValue: '30',
+          },
+        ],
+      });
+      await e.quiet(c);
+      assert.deepEqual(await e.call(id, 'GetBaseReport', { requestId: 5, reportBase: 'FullInventory' }), {
+        status: 'Accepted',
+      });
+      const reports = await e.csms().waitFor(() => {
+        const r = e.received(id, 'NotifyReport').filter((x) => x.params.requestId === 5);
+        return r.at(-1)?.params.tbc === false ? r : undefined;
+      });
+      // NotifyReport follows the CALLRESULT, never the other way round.
+      assert.deepEqual(e.answerAndAfter(id, 'GetBaseReport').before, []);
+      assert.ok(e.answerAndAfter(id, 'GetBaseReport').later.some((f) => f[2] === 'NotifyReport'));
+      const data = reports.flatMap((r) => r.params.reportData);
+      assert.ok(
+        data.some(
+          (d: Json) => d.component.name === 'SampledDataCtrlr' && d.variableAttribute[0].value === '30',
+        ),
+      );
+    },
+  ],
+  [
+    'B08 GetReport of a component: Accepted, then its NotifyReport',
+    async (e, id) => {
+      assert.deepEqual(
+        await e.call(id, 'GetReport', {
+          requestId: 6,
+          componentVariable: [{ component: { name: 'AuthCacheCtrlr' } }],
+        }),
+        { status: 'Accepted' },
+      );
+      await e.csms().waitFor(() => e.received(id, 'NotifyReport').find((x) => x.params.requestId === 6));
+    },
+  ],
+  [
+    'C11 ClearCache is Accepted',
+    async (e, id) => assert.deepEqual(await e.call(id, 'ClearCache', {}), { status: 'Accepted' }),
+  ],
+  [
+    'D01/D02 SendLocalList Full is Accepted; GetLocalListVersion answers its version number',
+    async (e, id) => {
+      assert.deepEqual(
+        await e.call(id, 'SendLocalList', {
+          versionNumber: 2,
+          updateType: 'Full',
+          localAuthorizationList: [
+            { idToken: { idToken: 'LOCAL-1', type: 'ISO14443' }, idTokenInfo: { status: 'Accepted' } },
+          ],
+        }),
+        { status: 'Accepted' },
+      );
+      assert.deepEqual(await e.call(id, 'GetLocalListVersion', {}), { versionNumber: 2 });
+    },
+  ],
+  [
+    'F06 TriggerMessage StatusNotification for EVSE 2: Accepted, then that StatusNotification',
+    async (e, id, c) => {
+      await e.quiet(c);
+      assert.deepEqual(
+        await e.call(id, 'TriggerMessage', {
+          requestedMessage: 'StatusNotification',
+          evse: { id: 2, connectorId: 1 },
+        }),
+        { status: 'Accepted' },
+      );
+      assert.equal((await triggered(e, id))[3].evseId, 2);
+    },
+  ],
+  [
+    'F06 TriggerMessage Heartbeat: Accepted, then a Heartbeat',
+    async (e, id) => {
+      const beats = e.received(id, 'Heartbeat').length;
+      assert.deepEqual(await e.call(id, 'TriggerMessage', { requestedMessage: 'Heartbeat' }), {
+        status: 'Accepted',
+      });
+      await e.waitReceived(id, 'Heartbeat', beats + 1);
+    },
+  ],
+  [
+    'G03 ChangeAvailability Inoperative, then Operative: the EVSE says Unavailable, then Available',
+    async (e, id) => {
+      assert.deepEqual(
+        await e.call(id, 'ChangeAvailability', { operationalStatus: 'Inoperative', evse: { id: 2 } }),
+        {
+          status: 'Accepted',
+        },
+      );
+      await e.csms().waitFor(() => e.connectorStatuses(id, 2).at(-1) === 'Unavailable');
+      assert.deepEqual(
+        await e.call(id, 'ChangeAvailability', { operationalStatus: 'Operative', evse: { id: 2 } }),
+        {
+          status: 'Accepted',
+        },
+      );
+      await e.csms().waitFor(() => e.connectorStatuses(id, 2).at(-1) === 'Available');
+    },
+  ],
+  [
+    'F05 UnlockConnector: Unlocked; an unknown EVSE is UnknownConnector',
+    async (e, id) => {
+      assert.deepEqual(await e.call(id, 'UnlockConnector', { evseId: 1, connectorId: 1 }), {
+        status: 'Unlocked',
+      });
+      assert.deepEqual(await e.call(id, 'UnlockConnector', { evseId: 7, connectorId: 1 }), {
+        status: 'UnknownConnector',
+      });
+    },
+  ],
+  [
+    'K01/K08/K10 SetChargingProfile, GetCompositeSchedule with its limit, ClearChargingProfile',
+    async (e, id) => {
+      assert.deepEqual(await e.call(id, 'SetChargingProfile', TX_DEFAULT_6KW_2), { status: 'Accepted' });
+      const composite = await e.call(id, 'GetCompositeSchedule', {
+        evseId: 1,
+        duration: 3600,
+        chargingRateUnit: 'W',
+      });
+      assert.equal(composite.status, 'Accepted');
+      assert.deepEqual(composite.schedule.chargingSchedulePeriod, [{ startPeriod: 0, limit: 6000 }]);
+      assert.deepEqual(await e.call(id, 'ClearChargingProfile', { chargingProfileId: 1 }), {
+        status: 'Accepted',
+      });
+    },
+  ],
+  [
+    'DataTransfer is Accepted and its data echoed',
+    async (e, id) =>
+      assert.deepEqual(
+        await e.call(id, 'DataTransfer', { vendorId: 'acme', messageId: 'echo', data: 'hi' }),
+        {
+          status: 'Accepted',
+          data: 'hi',
+        },
+      ),
+  ],
+  [
+    'CostUpdated (no tariff block yet) is answered NotImplemented',
+    async (e, id) =>
+      assert.rejects(
+        e.call(id, 'CostUpdated', { totalCost: 1, transactionId: 'x' }),
+        (err) => rpcCode(err) === 'NotImplemented',
+      ),
+  ],
+  [
+    'B11 Reset Immediate: Accepted, then the charger boots again and is online',
+    async (e, id, c) => {
+      const boots = e.received(id, 'BootNotification').length;
+      assert.deepEqual(await e.call(id, 'Reset', { type: 'Immediate' }), { status: 'Accepted' });
+      await e.waitReceived(id, 'BootNotification', boots + 1);
+      await e.online(c);
+      assert.deepEqual(c.stageLog().slice(-2), ['registering:in_progress', 'online:succeeded']);
+    },
+  ],
+];
+
+callSuite('ocpp2.0.1', OCPP2);
