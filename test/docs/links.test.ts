@@ -30,8 +30,7 @@ test('README, CHANGELOG and docs/: every relative link and anchor resolves', () 
       const [path, anchor] = target.split('#');
       const resolved = path === '' ? file : normalize(join(dirname(file), path));
       if (!existsSync(join(ROOT, resolved))) {
-        // CONTRIBUTING.md comes with another change; every other target must exist.
-        if (resolved !== 'CONTRIBUTING.md') dead.push(`${file}: ${target}`);
+        dead.push(`${file}: ${target}`);
         continue;
       }
       if (anchor && resolved.endsWith('.md') && !anchors(resolved).has(anchor))
