@@ -8,9 +8,12 @@ import { nowOf, randomOf } from './core/clock.ts';
 import { RpcError } from '../../protocols/ocpp/rpc-error.ts';
 import { wireFor } from './ocpp-wires.ts';
 import { chargerSetup } from './charger-setup.ts';
-import { fireTimers, onAnswer, runCommand } from './dispatch.ts';
+import { fireTimers, onAnswer, onTransfer, runCommand } from './dispatch.ts';
 import { bootAccepted, bootNotAccepted, sendBoot } from './blocks/provisioning.ts';
 import * as lifecycle from './lifecycle.ts';
+import { securityConnectFailed, securityLinkOpened } from './blocks/security.ts';
+import { securityResult } from './blocks/certificates.ts';
+import { sendQueuedSecurityEvents } from './blocks/security-events.ts';
 
 type System = { _clock: unknown };
 type Enqueue = Parameters<Parameters<typeof chargerSetup.enqueueActions>[0]>[0]['enqueue'];
@@ -23,6 +26,7 @@ function commit(s: Step, enqueue: Enqueue, before: ChargerContext, rearm = false
   for (const e of s.sends) enqueue.sendTo(LINK_ID, e);
   for (const e of s.emits) enqueue.emit(e);
   for (const e of s.raises) enqueue.raise(e);
+  for (const c of s.transfers) enqueue.spawnChild('transfers', { id: c.id, input: c });
   if (rearm || s.ctx.timers !== before.timers) enqueue.raise({ type: 'timers.changed' });
 }
 
@@ -62,6 +66,11 @@ export const chargerActions = {
   startOnline: run((s) => lifecycle.startOnline(s)),
   leaveOnline: run((s) => lifecycle.leaveOnline(s)),
   forgetReset: run((s) => lifecycle.forgetReset(s)),
+  // Security: a changed profile or password stays once a connection opens with it, else goes back
+  securityLinkOpened: run((s, e) => securityLinkOpened(s, e)),
+  securityConnectFailed: run((s, e) => securityConnectFailed(s, e)),
+  securityOnline: run((s) => sendQueuedSecurityEvents(s)),
+  securityResult: run((s, e) => securityResult(s, e)),
 
   sendBoot: run((s) => sendBoot(s)),
   bootAccepted: run((s, e) => {
@@ -119,6 +128,15 @@ export const chargerActions = {
     const s = stepOf(context, system);
     if (event.type === 'DISCONNECT')
       s.result(event.commandId, 'DISCONNECT', { ok: true, payload: { status: 'Accepted' } });
+    commit(s, enqueue, context);
+  }),
+
+  /** A file transfer (firmware download, log upload) ended: its actor goes, its result to the block. */
+  transferResult: chargerSetup.enqueueActions(({ context, event, enqueue, system }) => {
+    if (event.type !== 'transfer.result') return;
+    enqueue.stopChild(event.id);
+    const s = stepOf(context, system);
+    onTransfer(s, event);
     commit(s, enqueue, context);
   }),
 

@@ -8,6 +8,7 @@
 //   deployed (parallel):
 //     lifecycle: queued → scheduling → pulling → starting → session ⇄ offline
 //                session (the link): connecting → registering (booting ⇄ waiting) → online
+//                (from waiting too: a boot the CSMS triggered and accepted)
 //                online ──internal.reboot (a Reset)──▶ starting
 //     timers:    idle ⇄ armed (one timer, on the earliest of ctx.timers)
 //
@@ -36,9 +37,15 @@ export const chargerMachine = chargerSetup.extend({ actions: chargerActions }).c
     deployed: {
       type: 'parallel',
       on: {
+        // A file transfer (firmware, logs; core/transfers.ts) ended.
+        'transfer.result': { actions: 'transferResult' },
         STOP: 'stopped',
         RESTART: { target: 'deployed', reenter: true, actions: 'nextAttempt' },
         '*': { guard: 'isCommand', actions: 'command' },
+        // Security: the engine's answers (a CSR, a signed certificate checked, a CA installed)
+        'security.csr': { actions: 'securityResult' },
+        'security.certificate': { actions: 'securityResult' },
+        'security.installed': { actions: 'securityResult' },
       },
       states: {
         lifecycle: {
@@ -94,14 +101,14 @@ export const chargerMachine = chargerSetup.extend({ actions: chargerActions }).c
                 connecting: {
                   entry: 'enterConnecting',
                   on: {
-                    'link.open': 'registering',
+                    'link.open': { target: 'registering', actions: 'securityLinkOpened' },
                     'link.failed': {
                       target: '#charger.deployed.lifecycle.offline',
-                      actions: 'connectFailed',
+                      actions: ['connectFailed', 'securityConnectFailed'],
                     },
                     'link.closed': {
                       target: '#charger.deployed.lifecycle.offline',
-                      actions: 'connectFailed',
+                      actions: ['connectFailed', 'securityConnectFailed'],
                     },
                   },
                   after: stuckAfterDeadline,
@@ -131,11 +138,19 @@ export const chargerMachine = chargerSetup.extend({ actions: chargerActions }).c
                     },
                     waiting: {
                       after: { bootRetryDelay: 'booting' },
+                      // A boot the CSMS triggered meanwhile (TriggerMessage) and accepted counts.
+                      on: {
+                        'ocpp.result': {
+                          guard: 'bootAccepted',
+                          target: '#charger.deployed.lifecycle.session.online',
+                          actions: 'bootAccepted',
+                        },
+                      },
                     },
                   },
                 },
                 online: {
-                  entry: ['enterOnline', 'startOnline'],
+                  entry: ['enterOnline', 'startOnline', 'securityOnline'],
                   exit: 'leaveOnline',
                   on: {
                     'internal.reboot': {

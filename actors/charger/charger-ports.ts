@@ -13,6 +13,8 @@
 // so timers and timestamps follow the same clock.
 export type { OcppVersion } from '../../protocols/ocpp/versions.ts';
 export type { ChargerContext, ChargerModel, ChargerTimings, Stage } from './core/context.ts';
+export { STAGES } from './core/context.ts';
+export { STAGE_OUTCOMES } from './core/events.ts';
 export { DEFAULT_TIMINGS } from './core/context.ts';
 export type {
   ChargerEmitted,
@@ -27,6 +29,10 @@ export type {
   LinkCommand,
   LinkEvent,
   LinkInput,
+  LinkSecurity,
+  SecurityRequest,
+  SecurityResult,
+  CertificateHashData,
   LocalListCommand,
   StageEvent,
   StageOutcome,

@@ -1,8 +1,9 @@
 // What the charger machine is made of, by name: its types, the `link` actor the engine provides,
 // its guards and delays. Its actions are in charger-actions.ts, its state tree in charger-machine.ts.
-import { fromCallback, setup } from 'xstate';
+import { fromCallback, setup, type EventObject } from 'xstate';
 import type { ChargerContext, ChargerTimings } from './core/context.ts';
 import type { ChargerEmitted, ChargerEvent, ChargerInput, LinkCommand, LinkInput } from './core/events.ts';
+import type { TransferCommand, TransferResult } from './core/transfers.ts';
 import { DEFAULT_TIMINGS } from './core/context.ts';
 import { nowOf } from './core/clock.ts';
 import { wireFor } from './ocpp-wires.ts';
@@ -29,6 +30,17 @@ export const chargerSetup = setup({
         code: 'NO_LINK',
         hint: 'no link actor was provided to the charger machine',
       });
+    }),
+    // One per transfer, spawned with its command (core/transfers.ts). Replaced by the engine
+    // (engine/charger/transfers.ts); alone, every transfer fails.
+    transfers: fromCallback<EventObject, TransferCommand>(({ input, sendBack }) => {
+      sendBack({
+        type: 'transfer.result',
+        id: input.id,
+        ok: false,
+        error: 'failed',
+        detail: 'no transfers actor was provided to the charger machine',
+      } satisfies TransferResult);
     }),
   },
   guards: {

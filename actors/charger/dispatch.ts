@@ -10,7 +10,13 @@ import { authorizeAnswered, presentToken } from './blocks/authorization.ts';
 import { clearFault, fault, heartbeatDue } from './blocks/availability.ts';
 import { settingOf } from './blocks/configuration.ts';
 import { bootAnswered, rebootDue } from './blocks/provisioning.ts';
+import { reservationDue } from './blocks/reservation.ts';
 import { evStopsEnergy, plugIn, sampleMeters, txMessageAnswered, unplug } from './blocks/transactions.ts';
+import { alignedDue, powerChangeDue } from './blocks/metering.ts';
+import type { TransferResult } from './core/transfers.ts';
+import { firmwareDue, firmwareTransferred } from './blocks/firmware.ts';
+import { logTransferred, uploadDue } from './blocks/diagnostics.ts';
+import { securityReconnectDue } from './blocks/security.ts';
 
 type CommandHandlers = { [K in CommandType]: (s: Step, e: CommandOf<K>) => void };
 
@@ -119,7 +125,21 @@ export const TIMERS: Record<TimerName, (s: Step) => void> = {
   heartbeat: heartbeatDue,
   meter: sampleMeters,
   reboot: rebootDue,
+  reservation: reservationDue,
+  // Meter values (metering)
+  aligned: alignedDue,
+  powerChange: powerChangeDue,
+  // firmware and diagnostics
+  firmware: firmwareDue,
+  diagnostics: uploadDue,
+  // Security: reconnect with changed credentials or profile
+  securityReconnect: securityReconnectDue,
 };
+
+/** A file transfer ended (core/transfers.ts): to the block waiting for it; others are stale. */
+export function onTransfer(s: Step, r: TransferResult): void {
+  if (!firmwareTransferred(s, r)) logTransferred(s, r);
+}
 
 /** Fires every due timer (each is cleared first; its block may set it again). */
 export function fireTimers(s: Step): void {

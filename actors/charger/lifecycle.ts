@@ -8,6 +8,7 @@ import { SETTINGS, checkSetting, withSetting } from './core/settings.ts';
 import { sendAllStatus } from './core/connector-status.ts';
 import { wireFor } from './ocpp-wires.ts';
 import { scheduleHeartbeat } from './blocks/availability.ts';
+import { scheduleAligned } from './blocks/metering.ts';
 import { scheduleReboot } from './blocks/provisioning.ts';
 import { SNAPSHOT_VERSION } from './charger-snapshot.ts';
 
@@ -111,12 +112,14 @@ export function nextAttempt(s: Step): void {
     calls: {},
     outboxInFlight: undefined,
     reset: undefined,
+    bootReason: undefined,
   });
 }
 
-/** RESUME after a restore; a process restart makes it the deployment's next attempt. */
+/** RESUME after a restore; a process restart makes it the deployment's next attempt (2.0.1: an ApplicationReset). */
 export function resume(s: Step, e: ChargerEvent): void {
-  if (e.type === 'RESUME' && e.nextAttempt) s.patch({ attempt: s.ctx.attempt + 1 });
+  if (e.type === 'RESUME' && e.nextAttempt)
+    s.patch({ attempt: s.ctx.attempt + 1, bootReason: s.ctx.bootReason ?? 'ApplicationReset' });
 }
 
 /** A restored charger reconnects: the old socket is gone with the old process. */
@@ -167,6 +170,7 @@ export function connectionLost(s: Step, e: ChargerEvent, random: number): void {
 export function startOnline(s: Step): void {
   s.patch({ reconnects: 0 });
   scheduleHeartbeat(s);
+  scheduleAligned(s);
   sendAllStatus(s);
   s.pump();
   s.checkRecovered();
@@ -177,6 +181,7 @@ export function startOnline(s: Step): void {
 export function leaveOnline(s: Step): void {
   s.clearTimer('heartbeat');
   s.clearTimer('reboot');
+  s.clearTimer('aligned');
 }
 
 /** The reboot of a reset: forget the reset and whatever was in flight; the boot starts over. */

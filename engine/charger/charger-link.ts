@@ -2,7 +2,14 @@
 // RpcEndpoint per connection. Built once per process as a callback-actor logic; each invocation
 // holds only its socket, its endpoint and a short buffer, so thousands run side by side.
 import { fromCallback, type AnyActorRef } from 'xstate';
-import type { LinkCommand, LinkEvent, LinkInput } from '../../actors/charger/charger-ports.ts';
+import type {
+  LinkCommand,
+  LinkEvent,
+  LinkInput,
+  LinkSecurity,
+  SecurityRequest,
+  SecurityResult,
+} from '../../actors/charger/charger-ports.ts';
 import {
   RpcEndpoint,
   RpcError,
@@ -19,6 +26,8 @@ export type ChargerSystem = AnyActorRef['system'];
 
 /** Per-charger connection secrets and transport options (security profiles 1-3). */
 export interface ChargerConnectionSettings {
+  /** The security profile these settings are for (told to the machine when the link opens). */
+  profile?: number;
   password?: string;
   tls?: { cert?: string; key?: string; ca?: string; rejectUnauthorized?: boolean };
   localAddress?: string;
@@ -44,6 +53,12 @@ export interface ChargerLinkOptions {
   onSchemaError?: (identity: string, report: SchemaErrorReport) => void;
   /** Every CALL a charger made, when answered or timed out: round-trip time in ms (load tests). */
   onCallAnswered?: (action: string, ms: number, outcome: CallOutcome) => void;
+  /** The charger's security block asks for keys, certificates or sealed credentials; `reply` answers it. */
+  onSecurityRequest?: (
+    system: ChargerSystem,
+    request: SecurityRequest,
+    reply: (result: SecurityResult) => void,
+  ) => void;
   /** The message log's observer of each connection's frames (undefined: not logged). */
   frameObserver?: (identity: string, system: ChargerSystem) => FrameObserver | undefined;
 }
@@ -76,6 +91,8 @@ class Link implements ChargerSocketEvents {
   // peers expect them in that order.
   answering = false;
   held: OcppCall[] | null = null;
+  /** How this connection authenticates (no secret), for the machine's security block. */
+  security: LinkSecurity | undefined = undefined;
 
   constructor(
     readonly input: LinkInput,
@@ -121,6 +138,12 @@ class Link implements ChargerSocketEvents {
     if (this.stopped) return;
     const { identity, version } = this.input;
     const link = this; // eslint-disable-line @typescript-eslint/no-this-alias -- methods below are callbacks
+    if (settings)
+      this.security = {
+        profile: settings.profile ?? (settings.password !== undefined ? 1 : 0),
+        password: settings.password !== undefined,
+        clientCert: settings.tls?.cert !== undefined,
+      };
     this.rpc = new RpcEndpoint({
       version,
       callTimeoutMs: this.opts.callTimeoutMs ?? 30_000,
@@ -157,7 +180,7 @@ class Link implements ChargerSocketEvents {
   // ChargerSocketEvents: the socket calls these as methods of this link.
   onOpen(): void {
     this.opened = true;
-    this.sendBack({ type: 'link.open' });
+    this.sendBack(this.security ? { type: 'link.open', security: this.security } : { type: 'link.open' });
   }
 
   onMessage(text: string): void {
@@ -183,6 +206,12 @@ class Link implements ChargerSocketEvents {
       // Not connected yet: the socket reports nothing, so give up on this attempt as a lost network would.
       if (!this.opened)
         this.sendBack({ type: 'link.closed', code: 1006, reason: 'dropped before the connection opened' });
+      return;
+    }
+    if (cmd.type === 'link.security') {
+      this.opts.onSecurityRequest?.(this.system, cmd.request, (result) => {
+        if (!this.stopped) this.sendBack(result);
+      });
       return;
     }
     if (this.answering) (this.held ??= []).push(cmd);

@@ -8,7 +8,13 @@
 //   actor.start(); actor.send({ type: 'DEPLOY' }); // restored: actor.send({ type: 'RESUME' })
 import { createActor, type Actor } from 'xstate';
 import { chargerMachine, type ChargerMachine } from '../../actors/charger/charger-machine.ts';
-import { REAL_CLOCK, type ChargerInput, type ChargerTimings } from '../../actors/charger/charger-ports.ts';
+import {
+  REAL_CLOCK,
+  type ChargerInput,
+  type ChargerTimings,
+  type SecurityRequest,
+  type SecurityResult,
+} from '../../actors/charger/charger-ports.ts';
 import { restoreFromSnapshot } from './charger-snapshots.ts';
 import type { Logger } from '../platform/log/logger.ts';
 import {
@@ -19,6 +25,7 @@ import {
   type SettingsLookup,
 } from './charger-link.ts';
 import type { FrameObserver } from '../../protocols/ocpp/index.ts';
+import { createTransfers, type LogFrame } from './transfers.ts';
 
 export type { ChargerConnectionSettings, SettingsLookup };
 
@@ -46,8 +53,19 @@ export interface ChargerRuntimeOptions {
    * (the engine gives the deployment id: identities are unique per organization only).
    */
   frameObserver?: (identity: string, key: string | undefined) => FrameObserver | undefined;
+  /** A charger's security block asks for sealed credentials to change (`key` as for connectionSettings). */
+  onSecurityRequest?: (
+    key: string | undefined,
+    request: SecurityRequest,
+    reply: (result: SecurityResult) => void,
+  ) => void;
   /** Defaults for every charger created here; the input's own timings win. */
   timings?: Partial<ChargerTimings>;
+  /**
+   * The charger's recent OCPP frames, oldest first, for a diagnostics / log upload (the message
+   * log's); `key` is what create/restore was given. Absent: the uploaded log is empty.
+   */
+  recentLog?: (identity: string, key: string | undefined) => Promise<LogFrame[]> | LogFrame[];
 }
 
 export type ChargerActor = Actor<ChargerMachine>;
@@ -67,7 +85,7 @@ export interface ChargerRuntime {
 export function createChargerRuntime(opts: ChargerRuntimeOptions): ChargerRuntime {
   // Each root actor has its own system, which its link sees: the key of the charger it belongs to.
   const keys = new WeakMap<ChargerSystem, string>();
-  const { connectionSettings, onConnectFailure, frameObserver } = opts;
+  const { connectionSettings, onConnectFailure, frameObserver, onSecurityRequest } = opts;
   const link = createChargerLink({
     log: opts.log,
     connectionSettings:
@@ -80,8 +98,15 @@ export function createChargerRuntime(opts: ChargerRuntimeOptions): ChargerRuntim
     onSchemaError: opts.onSchemaError,
     onCallAnswered: opts.onCallAnswered,
     frameObserver: frameObserver && ((identity, system) => frameObserver(identity, keys.get(system))),
+    onSecurityRequest:
+      onSecurityRequest && ((system, request, reply) => onSecurityRequest(keys.get(system), request, reply)),
   });
-  const machine = chargerMachine.provide({ actors: { link } });
+  const { recentLog } = opts;
+  const transfers = createTransfers({
+    log: opts.log,
+    recentLog: recentLog && ((identity, system) => recentLog(identity, keys.get(system))),
+  });
+  const machine = chargerMachine.provide({ actors: { link, transfers } });
 
   // An action that throws on a root without an error observer becomes an uncaughtException.
   const observe = (actor: ChargerActor, identity: string, key: string | undefined): ChargerActor => {

@@ -29,6 +29,7 @@ export interface InspectionMessage {
 
 /** Payload summaries stop here. */
 const SUMMARY_MAX = 160;
+const SECRET = /authorizationkey|password|private key/i;
 
 export function summarize(value: unknown, max = SUMMARY_MAX): string {
   const text = JSON.stringify(value) ?? '';
@@ -106,8 +107,16 @@ export class InspectionFormatter {
         calls.delete(id);
         return `<- ${action} #${id} error ${String(e.code)}${e.description ? `: ${String(e.description)}` : ''}`;
       }
-      case 'csms.call':
-        return `<= central system calls ${String(e.action)} ${summarize(e.payload)}`;
+      case 'csms.call': {
+        // A call that may carry a secret (AuthorizationKey, BasicAuthPassword) shows no payload.
+        const payload = summarize(e.payload, Infinity);
+        return `<= central system calls ${String(e.action)} ${SECRET.test(payload) ? '(payload hidden: it may hold a secret)' : summarize(e.payload)}`;
+      }
+      case 'link.security': {
+        // The security block's request to the engine: its kind only (it may carry a password).
+        const request = e.request as { op?: string } | undefined;
+        return `security ${String(request?.op)}`;
+      }
       case 'link.open':
         return 'link open';
       case 'link.closed':

@@ -1,5 +1,6 @@
-// The engine side of the command bus. Every node subscribes to every charger's command topic and
-// acts on the chargers it holds. The database is the truth, the MQTT message only the fast path:
+// The engine side of the command bus. A node takes the commands published on its own topic (to
+// the chargers whose lease it holds) and those of chargers no live node holds (the shared topic),
+// and acts on the chargers it holds. The database is the truth, the MQTT message only the fast path:
 //
 // - a charger that can act now: queued -> sent in one conditional UPDATE that records this run as
 //   the taker, and only then the event to the charger actor (so a redelivered message or a sweep
@@ -19,7 +20,7 @@ import { BatchWriter } from '../platform/db/batch-writer.ts';
 import type { Logger } from '../platform/log/logger.ts';
 import { outcomeOf, type Outcome } from './command-outcome.ts';
 import type { CommandStore } from './command-store.ts';
-import { commandSubscription, type CommandMessage } from './command-topics.ts';
+import { commandSubscription, nodeCommandSubscription, type CommandMessage } from './command-topics.ts';
 
 export interface CommandConsumerOptions {
   mqtt: MqttClient;
@@ -29,6 +30,8 @@ export interface CommandConsumerOptions {
   log: Logger;
   /** This run of this node (node id / run), recorded as the taker of the commands it takes. */
   takenBy: string;
+  /** This node's id: commands to the chargers it holds come on its own topic. */
+  nodeId: string;
   /** How often open commands past their deadline are swept to timed_out. */
   sweepMs: number;
   /** A command still queued this long after it was accepted is taken from the database. */
@@ -62,9 +65,16 @@ export class CommandConsumer {
   #sweepTimer: NodeJS.Timeout | undefined;
   #closed = false;
   readonly #topicHead: string;
+  readonly #nodeTopicHead: string;
+  readonly #subscriptions: string[];
 
   constructor(private readonly opts: CommandConsumerOptions) {
     this.#topicHead = `${opts.topicPrefix}/chargers/`;
+    this.#nodeTopicHead = `${opts.topicPrefix}/nodes/${opts.nodeId}/chargers/`;
+    this.#subscriptions = [
+      commandSubscription(opts.topicPrefix),
+      nodeCommandSubscription(opts.topicPrefix, opts.nodeId),
+    ];
     // One batch per turn of the event loop: what arrived in the turn is written together.
     this.#batch = new BatchWriter({
       name: 'command status',
@@ -87,7 +97,7 @@ export class CommandConsumer {
     // of reach at start must not hold the service up: subscribe once it is there.
     const subscribe = () =>
       mqtt
-        .subscribeAsync(commandSubscription(this.opts.topicPrefix), { qos: 1 })
+        .subscribeAsync(this.#subscriptions, { qos: 1 })
         .then(() => undefined)
         .catch((err: unknown) => this.opts.log.warn({ err }, 'command subscription failed'));
     if (mqtt.connected) await subscribe();
@@ -100,8 +110,7 @@ export class CommandConsumer {
     clearInterval(this.#sweepTimer);
     const { mqtt } = this.opts;
     mqtt.off('message', this.#onMessage);
-    if (mqtt.connected)
-      await mqtt.unsubscribeAsync(commandSubscription(this.opts.topicPrefix)).catch(() => undefined);
+    if (mqtt.connected) await mqtt.unsubscribeAsync(this.#subscriptions).catch(() => undefined);
     // Outcomes already reported are still written; what is queued or held stays in the database
     // for the next run (or the node that takes the chargers over).
     this.#inbox.clear();
@@ -142,7 +151,8 @@ export class CommandConsumer {
   }
 
   readonly #onMessage = (topic: string, payload: Buffer): void => {
-    if (this.#closed || !topic.startsWith(this.#topicHead) || !topic.endsWith('/commands')) return;
+    const ours = topic.startsWith(this.#topicHead) || topic.startsWith(this.#nodeTopicHead);
+    if (this.#closed || !ours || !topic.endsWith('/commands')) return;
     let m: CommandMessage;
     try {
       m = JSON.parse(payload.toString()) as CommandMessage;

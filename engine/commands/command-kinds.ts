@@ -22,9 +22,11 @@ interface CommandKind<P extends z.ZodType> {
 
 const kind = <P extends z.ZodType>(k: CommandKind<P>) => k;
 
-const id = z.number().int().min(1);
+const id = z.number().int().min(1).max(1000);
 /** A configuration value: OCPP carries strings; numbers and booleans are written as such. */
-const configValue = z.union([z.string().max(1000), z.number(), z.boolean()]).transform(String);
+const configValue = z
+  .union([z.string().max(1000), z.number().min(-1e15).max(1e15), z.boolean()])
+  .transform(String);
 const authStatus = z.enum([
   'Accepted',
   'Blocked',
@@ -53,7 +55,7 @@ export const COMMAND_KINDS = {
     path: 'proxy-message',
     payload: z.strictObject({
       action: z.string().min(1).max(100),
-      payload: z.record(z.string(), z.unknown()).default({}),
+      payload: z.record(z.string().max(128), z.unknown()).default({}),
     }),
     event: (p) => ({ type: 'PROXY_CALL', action: p.action, payload: p.payload }),
   }),
@@ -93,7 +95,7 @@ export const COMMAND_KINDS = {
   'local-auth-list': kind({
     path: 'local-auth-list',
     payload: z.strictObject({
-      list_version: z.number().int().min(0),
+      list_version: z.number().int().min(0).max(2_147_483_647),
       update_type: z.enum(['Full', 'Differential']),
       entries: z
         .array(
@@ -102,7 +104,7 @@ export const COMMAND_KINDS = {
             id_tag_info: z
               .strictObject({
                 status: authStatus,
-                expiry_date: z.iso.datetime({ offset: true }).optional(),
+                expiry_date: z.iso.datetime({ offset: true }).max(64).optional(),
                 parent_id_tag: idTag.optional(),
               })
               .optional(),

@@ -7,7 +7,7 @@ import type { OcppVersion } from '../../actors/charger/charger-ports.ts';
 import { chargerEvent, type AnyPayload, type EventType } from './command-kinds.ts';
 import type { CommandStore, NewCommand } from './command-store.ts';
 import type { TargetCharger, TargetFailure } from './command-targets.ts';
-import { commandTopic, type CommandMessage } from './command-topics.ts';
+import { commandTopic, nodeCommandTopic, type CommandMessage } from './command-topics.ts';
 
 export class BrokerUnavailableError extends Error {}
 
@@ -55,6 +55,8 @@ export class CommandProducer {
     const failed = [...targetFailures];
     const rows: NewCommand[] = [];
     const messages: CommandMessage[] = [];
+    /** The node each charger's message goes to (its lease holder), when one is live. */
+    const owners = new Map<string, string>();
     let problem: string | undefined;
     for (const c of chargers) {
       const built = chargerEvent(eventType, payload, c.ocpp_version);
@@ -76,12 +78,13 @@ export class CommandProducer {
         event,
       });
       messages.push({ id, deployment_id: c.id, event });
+      if (c.node_id) owners.set(id, c.node_id);
     }
     if (rows.length === 0 && problem !== undefined) return { kind: 'mismatch', problem };
     if (!this.connected) throw new BrokerUnavailableError('the message broker is not connected');
 
     await this.opts.store.insert(rows);
-    const lost = await this.#publish(messages);
+    const lost = await this.#publish(messages, owners);
     if (lost.size > 0) {
       await this.opts.store.deleteQueued([...lost]);
       if (lost.size === rows.length)
@@ -117,7 +120,7 @@ export class CommandProducer {
   }
 
   /** Publishes every message; returns the ids the broker did not acknowledge in time. */
-  async #publish(messages: CommandMessage[]): Promise<Set<string>> {
+  async #publish(messages: CommandMessage[], owners: Map<string, string>): Promise<Set<string>> {
     const { mqtt, topicPrefix } = this.opts;
     const pending = new Set(messages.map((m) => m.id));
     const lost = new Set<string>();
@@ -138,10 +141,13 @@ export class CommandProducer {
           resolve();
         }
       };
-      for (const m of messages)
-        mqtt.publish(commandTopic(topicPrefix, m.deployment_id), JSON.stringify(m), { qos: 1 }, (err) =>
-          settle(m.id, !err),
-        );
+      for (const m of messages) {
+        const owner = owners.get(m.id);
+        const topic = owner
+          ? nodeCommandTopic(topicPrefix, owner, m.deployment_id)
+          : commandTopic(topicPrefix, m.deployment_id);
+        mqtt.publish(topic, JSON.stringify(m), { qos: 1 }, (err) => settle(m.id, !err));
+      }
     });
     return lost;
   }

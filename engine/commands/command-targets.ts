@@ -16,6 +16,8 @@ export interface TargetCharger {
   id: string;
   identity: string;
   ocpp_version: OcppVersion;
+  /** The live node holding the charger's lease (its commands go to that node), if any. */
+  node_id?: string | null;
 }
 
 export interface TargetFailure {
@@ -30,7 +32,8 @@ export type Resolution =
   | { kind: 'not_found'; detail: string }
   | { kind: 'resolved'; chargers: TargetCharger[]; failed: TargetFailure[] };
 
-const COLUMNS = 'id::text AS id, identity, ocpp_version';
+const COLUMNS = `id::text AS id, identity, ocpp_version, (SELECT l.node_id FROM evc_charger_leases l
+  WHERE l.deployment_id = evc_deployments.id AND l.expires_at > now()) AS node_id`;
 
 export async function resolveTarget(db: Queryable, orgId: string, t: CommandTarget): Promise<Resolution> {
   const one = t.deployment_id !== undefined || t.identity !== undefined;

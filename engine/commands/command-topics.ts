@@ -15,3 +15,11 @@ export interface CommandMessage {
   /** The charger machine event, ready to send. */
   event: CommandEvent & { commandId: string };
 }
+
+// Several nodes (docs/operations.md "Several nodes"): a command to a charger whose lease names a
+// live node goes to that node's topic only (on its persistent session); one without a live owner
+// goes to commandTopic, which every engine node takes, and waits in the database for the claimer.
+export const nodeCommandTopic = (prefix: string, nodeId: string, deploymentId: string) =>
+  `${prefix}/nodes/${nodeId}/chargers/${deploymentId}/commands`;
+export const nodeCommandSubscription = (prefix: string, nodeId: string) =>
+  `${prefix}/nodes/${nodeId}/chargers/+/commands`;

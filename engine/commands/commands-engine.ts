@@ -33,6 +33,7 @@ export function createCommandsEngine(platform: Platform, host: ChargerHost): Com
     topicPrefix: config.mqttTopicPrefix,
     log: platform.log.child({ area: 'commands' }),
     takenBy: platform.node.tag,
+    nodeId: platform.node.id,
     sweepMs: Math.min(1_000, Math.max(100, Math.floor(config.commandTimeoutMs / 4))),
     // Well past the usual message delay, well before the deadline.
     unclaimedMs: Math.min(5_000, Math.max(100, Math.floor(config.commandTimeoutMs / 2))),

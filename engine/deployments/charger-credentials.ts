@@ -10,13 +10,18 @@
 //
 // The seam for the charger's own changes (1.6 ChangeConfiguration AuthorizationKey /
 // SecurityProfile, 2.0.1 BasicAuthPassword / SetNetworkProfile): `update()` seals and stores
-// new secrets for a deployment and takes effect at its next connection attempt.
+// new secrets for a deployment and takes effect at its next connection attempt. The charger's
+// security block asks through `securityRequest()`: `apply` seals and stores the new password /
+// profile / URL at once (the next attempt uses them, a restart keeps them) and keeps the previous
+// ones in memory until the charger says `confirm` (its connection opened) or `revert` (it failed).
 import { networkInterfaces } from 'node:os';
 import type { ChargePointStore } from '../cpo/charge-point-store.ts';
 import type { SettingsLookup } from '../charger/charger-runtime.ts';
 import type { Queryable } from '../platform/db/database.ts';
 import type { Logger } from '../platform/log/logger.ts';
 import type { SecretBox } from '../platform/secrets/secret-box.ts';
+import type { SecurityRequest, SecurityResult } from '../../actors/charger/charger-ports.ts';
+import { certificateRequest, installCa, removeCa, signedCertificate } from './charger-certificates.ts';
 import {
   connectionSettingsOf,
   openSecrets,
@@ -34,6 +39,8 @@ interface Entry {
   /** Connects to the built-in central system (no ws_url): credentials are issued for it. */
   builtin: boolean;
   sealed: string | null;
+  profile: SecurityProfile;
+  wsUrl: string | null;
 }
 
 type Waiter = { resolve: (e: Entry | undefined) => void; reject: (err: unknown) => void };
@@ -54,6 +61,10 @@ const REFUSED = new Set(['HTTP_401', 'HTTP_403', 'TLS_ERROR']);
 
 export class ChargerCredentials {
   readonly #cache = new Map<string, Entry>();
+  /** Credentials changed by their charger, until its next connection opens: what to go back to. */
+  readonly #previous = new Map<string, Entry>();
+  /** Changes being written: a connection attempt meanwhile waits for them. */
+  readonly #changing = new Map<string, Promise<unknown>>();
   #waiting = new Map<string, Waiter[]>();
   #loading = false;
 
@@ -61,7 +72,8 @@ export class ChargerCredentials {
     d.chargePoints.handOverCredentials({
       seal: (orgId, identity, password) => sealSecrets(d.box, orgId, identity, 1, { password }).sealed!,
       handedOver: (orgId, identity, sealed, ids) => {
-        for (const id of ids) this.#cache.set(id, { orgId, identity, builtin: true, sealed });
+        for (const id of ids)
+          this.#cache.set(id, { orgId, identity, builtin: true, sealed, profile: 1, wsUrl: null });
       },
     });
   }
@@ -94,6 +106,8 @@ export class ChargerCredentials {
   /** What the link of deployment `id` connects with, now. */
   settingsFor(deploymentId: string | undefined): SettingsLookup {
     if (deploymentId === undefined) return undefined;
+    const changing = this.#changing.get(deploymentId);
+    if (changing) return changing.then(() => this.settingsFor(deploymentId));
     const entry = this.#cache.get(deploymentId);
     if (entry) return this.#settings(entry);
     return this.#load(deploymentId).then((e) => e && this.#settings(e));
@@ -101,7 +115,10 @@ export class ChargerCredentials {
 
   /** A connection attempt of the deployment failed with `code`. */
   connectFailed(deploymentId: string | undefined, code: string): void {
-    if (deploymentId !== undefined && REFUSED.has(code)) this.#cache.delete(deploymentId);
+    if (deploymentId === undefined) return;
+    if (REFUSED.has(code)) this.#cache.delete(deploymentId);
+    // The first connection with settings the charger was just given failed: back to the previous ones.
+    if (this.#previous.has(deploymentId)) this.#track(deploymentId, 'revert', this.#revert(deploymentId));
   }
 
   /** The deployment is gone. */
@@ -119,8 +136,13 @@ export class ChargerCredentials {
     secrets: ChargerSecrets,
     q: Queryable = this.d.db,
   ): Promise<boolean> {
-    const { rows } = await q.query<{ organization_id: string; identity: string; builtin: boolean }>(
-      'SELECT organization_id, identity, ws_url IS NULL AS builtin FROM evc_deployments WHERE id = $1',
+    const { rows } = await q.query<{
+      organization_id: string;
+      identity: string;
+      builtin: boolean;
+      ws_url: string | null;
+    }>(
+      'SELECT organization_id, identity, ws_url IS NULL AS builtin, ws_url FROM evc_deployments WHERE id = $1',
       [deploymentId],
     );
     const row = rows[0];
@@ -136,8 +158,133 @@ export class ChargerCredentials {
       identity: row.identity,
       builtin: row.builtin,
       sealed: sealed.sealed,
+      profile,
+      wsUrl: row.ws_url,
     });
     return true;
+  }
+
+  /**
+   * What a charger's security block asks (never throws: a failure is logged and the charger's
+   * next connection shows it). `apply` takes effect at once in this process and is written behind.
+   */
+  securityRequest(
+    deploymentId: string | undefined,
+    request: SecurityRequest,
+    reply: (result: SecurityResult) => void = () => undefined,
+  ): void {
+    if (deploymentId === undefined) return;
+    if (request.op === 'confirm') {
+      this.#previous.delete(deploymentId);
+      return;
+    }
+    const work =
+      request.op === 'apply'
+        ? this.#apply(deploymentId, request)
+        : this.#certificates(deploymentId, request, reply);
+    this.#track(deploymentId, request.op, work);
+  }
+
+  /** A change being written: connection attempts and later changes wait for it; a failure is logged. */
+  #track(deploymentId: string, what: string, work: Promise<void>): void {
+    const done = work
+      .catch((err: unknown) =>
+        this.d.log.error({ deploymentId, what, err }, 'the charger credentials could not be changed'),
+      )
+      .finally(() => {
+        if (this.#changing.get(deploymentId) === done) this.#changing.delete(deploymentId);
+      });
+    this.#changing.set(deploymentId, done);
+  }
+
+  async #apply(deploymentId: string, change: Extract<SecurityRequest, { op: 'apply' }>): Promise<void> {
+    await this.#changing.get(deploymentId);
+    const entry = this.#cache.get(deploymentId) ?? (await this.#load(deploymentId));
+    if (!entry) return;
+    if (!this.#previous.has(deploymentId)) this.#previous.set(deploymentId, entry);
+    const secrets = entry.sealed ? openSecrets(this.d.box, entry.orgId, entry.identity, entry.sealed) : {};
+    if (change.password !== undefined) secrets.password = change.password;
+    const profile = change.profile as SecurityProfile;
+    const sealed = sealSecrets(this.d.box, entry.orgId, entry.identity, profile, secrets);
+    const next: Entry = { ...entry, sealed: sealed.sealed, profile, wsUrl: change.url ?? entry.wsUrl };
+    this.#cache.set(deploymentId, next);
+    await this.#store(deploymentId, next, sealed);
+  }
+
+  /** Keys, CSRs and certificates: made and checked here, kept in the sealed secrets. */
+  async #certificates(
+    deploymentId: string,
+    request: Exclude<SecurityRequest, { op: 'apply' | 'confirm' }>,
+    reply: (result: SecurityResult) => void,
+  ): Promise<void> {
+    await this.#changing.get(deploymentId);
+    const entry = this.#cache.get(deploymentId) ?? (await this.#load(deploymentId));
+    if (!entry) return;
+    const secrets = entry.sealed ? openSecrets(this.d.box, entry.orgId, entry.identity, entry.sealed) : {};
+    let result: SecurityResult | undefined;
+    if (request.op === 'csr') {
+      const made = await certificateRequest(entry.identity);
+      secrets.pending_key_pem = made.keyPem;
+      result = { type: 'security.csr', csr: made.csrPem };
+    } else if (request.op === 'certificate') {
+      const checked = signedCertificate(request.pem, secrets.pending_key_pem);
+      if (typeof checked === 'string') {
+        reply({ type: 'security.certificate', ok: false, reason: checked });
+        return;
+      }
+      secrets.client_cert_pem = request.pem;
+      secrets.client_key_pem = secrets.pending_key_pem;
+      delete secrets.pending_key_pem;
+      result = { type: 'security.certificate', ok: true };
+    } else if (request.op === 'install') {
+      const installed = installCa(secrets.ca_pem, request.pem);
+      if (typeof installed === 'string') {
+        reply({ type: 'security.installed', certificateType: request.certificateType, reason: installed });
+        return;
+      }
+      // Only the central system's root is trusted for the connection; other roots are only listed.
+      if (/CentralSystemRoot|CSMSRoot/.test(request.certificateType)) secrets.ca_pem = installed.bundle;
+      result = {
+        type: 'security.installed',
+        certificateType: request.certificateType,
+        hashData: installed.hashData,
+      };
+    } else {
+      const rest = removeCa(secrets.ca_pem, request.hashData);
+      if (rest === secrets.ca_pem) return;
+      if (rest === undefined) delete secrets.ca_pem;
+      else secrets.ca_pem = rest;
+    }
+    const sealed = sealSecrets(this.d.box, entry.orgId, entry.identity, entry.profile, secrets);
+    const next: Entry = { ...entry, sealed: sealed.sealed };
+    this.#cache.set(deploymentId, next);
+    await this.#store(deploymentId, next, sealed);
+    if (result) reply(result);
+  }
+
+  async #revert(deploymentId: string): Promise<void> {
+    await this.#changing.get(deploymentId);
+    const previous = this.#previous.get(deploymentId);
+    if (!previous) return;
+    this.#previous.delete(deploymentId);
+    this.#cache.set(deploymentId, previous);
+    const secrets = previous.sealed
+      ? openSecrets(this.d.box, previous.orgId, previous.identity, previous.sealed)
+      : {};
+    await this.#store(deploymentId, previous, {
+      ...sealSecrets(this.d.box, previous.orgId, previous.identity, previous.profile, secrets),
+      sealed: previous.sealed,
+    });
+  }
+
+  /** Writes an entry's profile, flags, sealed value and URL (a built-in charger keeps no URL). */
+  async #store(deploymentId: string, e: Entry, view: SealedSecurity): Promise<void> {
+    await this.d.db.query(
+      `UPDATE evc_deployments SET security_profile = $2, security_has_password = $3, security_has_client_cert = $4,
+         security_sealed = $5, ws_url = CASE WHEN ws_url IS NULL THEN NULL ELSE $6 END, updated_at = now()
+       WHERE id = $1`,
+      [deploymentId, e.profile, view.has_password, view.has_client_cert, e.sealed, e.wsUrl],
+    );
   }
 
   get cachedCount(): number {
@@ -145,13 +292,17 @@ export class ChargerCredentials {
   }
 
   #settings(e: Entry): SettingsLookup {
-    if (e.sealed) return connectionSettingsOf(openSecrets(this.d.box, e.orgId, e.identity, e.sealed));
+    if (e.sealed)
+      return {
+        profile: e.profile,
+        ...connectionSettingsOf(openSecrets(this.d.box, e.orgId, e.identity, e.sealed)),
+      };
     // A charger of the built-in central system without a password (deployed before credentials
     // were required, or its process stopped between the row and the issue): issue them now.
     if (e.builtin)
       return this.d.chargePoints
         .issueCredentials(e.orgId, e.identity)
-        .then((c) => (c ? { password: c.password } : undefined));
+        .then((c) => (c ? { profile: 1, password: c.password } : undefined));
     return undefined;
   }
 
@@ -179,8 +330,11 @@ export class ChargerCredentials {
           identity: string;
           builtin: boolean;
           security_sealed: string | null;
+          security_profile: number;
+          ws_url: string | null;
         }>(
-          `SELECT id::text AS id, organization_id, identity, ws_url IS NULL AS builtin, security_sealed
+          `SELECT id::text AS id, organization_id, identity, ws_url IS NULL AS builtin, security_sealed,
+             security_profile, ws_url
            FROM evc_deployments WHERE id = ANY($1::uuid[])`,
           [[...batch.keys()]],
         );
@@ -190,6 +344,8 @@ export class ChargerCredentials {
             identity: r.identity,
             builtin: r.builtin,
             sealed: r.security_sealed,
+            profile: r.security_profile as SecurityProfile,
+            wsUrl: r.ws_url,
           });
         for (const [id, waiters] of batch) for (const w of waiters) w.resolve(this.#cache.get(id));
       } catch (err) {

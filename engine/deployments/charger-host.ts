@@ -86,9 +86,6 @@ export interface ChargerHostOptions {
   inspector?: ChargerInspector;
 }
 
-/** Rehydration in pages: each page's chargers connect while the next page loads. */
-const RESUME_PAGE = 500;
-
 export class ChargerHost {
   readonly #supervisor: Actor<SupervisorMachine>;
   #closed = false;
@@ -129,20 +126,15 @@ export class ChargerHost {
     this.#supervisor.start();
   }
 
-  /** Starts every charger whose desired state is running, from its snapshot where possible. */
-  async rehydrate(): Promise<number> {
-    let count = 0;
-    for await (const rows of this.opts.store.running(RESUME_PAGE)) {
-      if (this.#closed) break;
-      for (const row of rows) {
-        this.#send({ type: 'charger.resume', source: resumeSource(row) });
-        count++;
-      }
-      this.onHold(rows.map((row) => row.id));
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    if (count > 0) this.opts.log.info({ count }, 'chargers resumed');
-    return count;
+  /**
+   * Starts these chargers (leased to this node: its own after a restart, or claimed from a node
+   * that is gone) from their snapshots where possible, as their next attempt; the command consumer
+   * then takes their open commands over.
+   */
+  resume(rows: DeploymentRow[]): void {
+    if (this.#closed || rows.length === 0) return;
+    for (const row of rows) this.#send({ type: 'charger.resume', source: resumeSource(row) });
+    this.onHold(rows.map((row) => row.id));
   }
 
   deploy(row: DeploymentRow): void {
@@ -195,6 +187,11 @@ export class ChargerHost {
   /** The newest stage event of a charger held here since it was (re)started here. */
   lastStage(deploymentId: string): StageEvent | undefined {
     return (this.#chargers().get(deploymentId) as HostedCharger | undefined)?.last;
+  }
+
+  /** The chargers this process holds. */
+  ids(): string[] {
+    return [...this.#chargers().keys()];
   }
 
   get size(): number {

@@ -18,6 +18,8 @@ export interface ChargerSecrets {
   /** The charger's certificate chain and private key (profile 3). */
   client_cert_pem?: string;
   client_key_pem?: string;
+  /** The key of the charger's last certificate signing request, until its certificate comes (CertificateSigned). */
+  pending_key_pem?: string;
 }
 
 /** What reads answer. */

@@ -7,7 +7,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { pino } from 'pino';
-import { createChargerRuntime, type ChargerRuntime } from '../../engine/charger/charger-runtime.ts';
+import {
+  createChargerRuntime,
+  type ChargerRuntime,
+  type ChargerRuntimeOptions,
+} from '../../engine/charger/charger-runtime.ts';
 import type { ChargerConnectionSettings } from '../../engine/charger/charger-link.ts';
 import type { ChargerInput, OcppVersion } from '../../actors/charger/charger-ports.ts';
 import { startStrictCsms, type SchemaFailure, type StrictCsms } from '../support/strict-csms.ts';
@@ -52,6 +56,8 @@ export interface E2e {
   bootPlan: Map<string, string[]>;
   /** BootNotification interval (= heartbeat) by identity; default 300. */
   intervals: Map<string, number>;
+  /** Boots: the interval of a Pending answer by identity (default 0, the charger's default retry). */
+  pendingIntervals: Map<string, number>;
   /** Identities refused at the WebSocket upgrade (HTTP 401) for now. */
   blocked: Set<string>;
   passwords: Map<string, string>;
@@ -83,7 +89,13 @@ export interface E2e {
 
 export const VERSIONS = ['ocpp1.6', 'ocpp2.0.1'] as const satisfies readonly OcppVersion[];
 
-export function e2eSuite(version: OcppVersion, title: string, tests: (e: E2e) => void): void {
+export function e2eSuite(
+  version: OcppVersion,
+  title: string,
+  tests: (e: E2e) => void,
+  /** More runtime options for this suite (e.g. the message log a log upload reads). */
+  runtimeOptions: Partial<ChargerRuntimeOptions> = {},
+): void {
   const v16 = version === 'ocpp1.6';
   const tag = v16 ? 'V16' : 'V201';
 
@@ -94,6 +106,7 @@ export function e2eSuite(version: OcppVersion, title: string, tests: (e: E2e) =>
     const chargers: TrackedCharger[] = [];
     const bootPlan = new Map<string, string[]>();
     const intervals = new Map<string, number>();
+    const pendingIntervals = new Map<string, number>();
     const blocked = new Set<string>();
     const passwords = new Map<string, string>();
     const settings = new Map<string, ChargerConnectionSettings>();
@@ -107,7 +120,12 @@ export function e2eSuite(version: OcppVersion, title: string, tests: (e: E2e) =>
         handlers: {
           BootNotification: (_params, client) => {
             const status = bootPlan.get(client.identity ?? '')?.shift() ?? 'Accepted';
-            const interval = status === 'Accepted' ? (intervals.get(client.identity ?? '') ?? 300) : 0;
+            const interval =
+              status === 'Accepted'
+                ? (intervals.get(client.identity ?? '') ?? 300)
+                : status === 'Pending'
+                  ? (pendingIntervals.get(client.identity ?? '') ?? 0)
+                  : 0;
             return { status, currentTime: new Date().toISOString(), interval };
           },
         },
@@ -121,6 +139,7 @@ export function e2eSuite(version: OcppVersion, title: string, tests: (e: E2e) =>
         connectionSettings: (identity) => settings.get(identity),
         callTimeoutMs: 3000,
         timings: TIMINGS,
+        ...runtimeOptions,
       });
     });
 
@@ -142,6 +161,7 @@ export function e2eSuite(version: OcppVersion, title: string, tests: (e: E2e) =>
       runtime: () => runtime,
       bootPlan,
       intervals,
+      pendingIntervals,
       blocked,
       passwords,
       settings,

@@ -27,7 +27,7 @@
  * Heartbeat; StatusNotification; Authorize Accepted; StartTransaction with transactionIds 1, 2, ...;
  * StopTransaction; MeterValues; TransactionEvent; NotifyReport; NotifyEvent; DataTransfer Accepted;
  * SecurityEventNotification; FirmwareStatusNotification; DiagnosticsStatusNotification;
- * LogStatusNotification. Anything else answers NotImplemented.
+ * LogStatusNotification; ReservationStatusUpdate. Anything else answers NotImplemented.
  *
  * Records (all in arrival order):
  * - received: CALLs that passed strict validation and reached a handler.
@@ -140,6 +140,10 @@ function defaultHandlers(): Record<string, CsmsHandler> {
     FirmwareStatusNotification: () => ({}),
     DiagnosticsStatusNotification: () => ({}),
     LogStatusNotification: () => ({}),
+    // Reservations (2.0.1 H04)
+    ReservationStatusUpdate: () => ({}),
+    // firmware: the 1.6 security extension's signed update
+    SignedFirmwareStatusNotification: () => ({}),
   };
 }
 

@@ -9,6 +9,7 @@ import type { Payload } from '../core/wire.ts';
 import { usable } from '../core/connector-status.ts';
 import { boolSetting } from '../core/settings.ts';
 import { stopTransaction, tokenAccepted } from './transactions.ts';
+import { reservationVerdict, tokenGroup } from './reservation.ts';
 
 export type LocalAuth = { status: AuthStatus; source: 'local_list' | 'cache' } | undefined;
 
@@ -63,6 +64,13 @@ export function presentToken(s: Step, e: CommandOf<'PRESENT_TOKEN'>): void {
   }
   if (!usable(c))
     return s.fail(e.commandId, 'PRESENT_TOKEN', 'INVALID_STATE', `connector ${c.id} is ${c.status}`);
+  // H03: a reserved connector takes its holder's token; a token of the holder's group only once the CSMS says so.
+  const verdict = reservationVerdict(s, c.id, e.idTag);
+  if (verdict === 'no' || (verdict === 'ask' && !s.online)) return refuseReserved(s, e.commandId, c.id);
+  if (verdict === 'ask') {
+    s.send(s.wire.authorize(e.idTag), { connectorId: c.id, idTag: e.idTag, commandId: e.commandId });
+    return;
+  }
   const local = localAuthorization(s.ctx, e.idTag);
   const decide = (status: string, source: string) => {
     if (status === 'Accepted') tokenAccepted(s, c.id, e.idTag, 'authorized');
@@ -101,6 +109,13 @@ export function authorizeAnswered(
 ): boolean {
   const status = ok ? s.wire.authorizeResult(payload) : undefined;
   if (status && meta.idTag) s.patch({ authCache: cached(s.ctx, meta.idTag, status) });
+  if (status === 'Accepted' && meta.idTag) {
+    tokenGroup(s, meta.idTag, s.wire.authorizeGroup(payload));
+    if (meta.connectorId !== undefined && reservationVerdict(s, meta.connectorId, meta.idTag) !== 'yes') {
+      refuseReserved(s, meta.commandId, meta.connectorId);
+      return true;
+    }
+  }
   if (status === 'Accepted' && meta.connectorId !== undefined)
     tokenAccepted(
       s,
@@ -118,4 +133,14 @@ export function authorizeAnswered(
     });
   else s.result(meta.commandId, 'PRESENT_TOKEN', { ok: false, action: 'Authorize', error });
   return true;
+}
+
+/** H03: the connector is held for another token (or kept free for a connector-0 reservation). */
+function refuseReserved(s: Step, commandId: string | undefined, connectorId: number): void {
+  s.fail(
+    commandId,
+    'PRESENT_TOKEN',
+    'INVALID_STATE',
+    `connector ${connectorId} is reserved for another token`,
+  );
 }

@@ -8,6 +8,7 @@ import type { Step } from '../core/step.ts';
 import { moveConnector, nextStatus, pending, setStatus } from '../core/connector-status.ts';
 import { intSetting } from '../core/settings.ts';
 import { stopTransaction } from './transactions.ts';
+import { reservationLost } from './reservation.ts';
 
 /**
  * G03/G04: connectorId 0 is the whole charger. A connector with a transaction changes once the
@@ -35,6 +36,8 @@ export function changeAvailability(
     if (c.tx) scheduled = scheduled || !operative;
     else moveConnector(s, id, operative ? ['enable', ...pending(c)] : ['disable']);
   }
+  // Reservations: a connector (or charger) taken out of service ends its reservations.
+  if (!operative) for (const id of connectorId === 0 ? [0] : ids) reservationLost(s, id);
   return scheduled ? 'Scheduled' : 'Accepted';
 }
 
@@ -44,6 +47,7 @@ export function fault(s: Step, e: CommandOf<'FAULT'>): void {
   if (!c) return s.fail(e.commandId, 'FAULT', 'UNKNOWN_CONNECTOR', `no connector ${e.connectorId}`);
   if (c.tx) stopTransaction(s, c.id, 'fault');
   moveConnector(s, c.id, ['fault'], e.errorCode ?? 'OtherError');
+  reservationLost(s, c.id);
   s.result(e.commandId, 'FAULT', { ok: true, payload: { status: 'Accepted' } });
 }
 

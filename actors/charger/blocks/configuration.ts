@@ -7,13 +7,19 @@ import type { Step } from '../core/step.ts';
 import { SETTINGS, checkSetting, keyForVariable, withSetting, type ChangeOutcome } from '../core/settings.ts';
 import { scheduleHeartbeat } from './availability.ts';
 import { hasTransaction } from './transactions.ts';
+import { scheduleAligned } from './metering.ts';
+import { securitySetting } from './security.ts';
 
 /** Changes a setting; what depends on it follows at once (the heartbeat, the meter, the cache). */
 export function changeSetting(s: Step, key: string, value: string): ChangeOutcome {
-  const checked = checkSetting(key, value);
+  const checked = checkSetting(key, value, s.wire.measurands);
   if (!checked.ok) return checked.status;
+  // Credentials and profiles are the security block's (never stored here in clear).
+  const secured = securitySetting(s, key, checked.value);
+  if (secured) return secured;
   s.patch({ settings: withSetting(s.ctx, key, checked.value) });
   if (key === 'HeartbeatInterval') scheduleHeartbeat(s);
+  if (key === 'ClockAlignedDataInterval') scheduleAligned(s);
   if (key === 'MeterValueSampleInterval' && hasTransaction(s))
     s.setTimer('meter', s.now + Math.max(1, Number(checked.value)) * 1000);
   if (key === 'AuthorizationCacheEnabled' && checked.value === 'false') s.patch({ authCache: {} });

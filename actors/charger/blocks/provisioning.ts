@@ -1,19 +1,31 @@
 // Provisioning: the charger registers with its central system, and boots again after a reset.
 // OCPP 1.6 Core BootNotification; 2.0.1 block B: B01-B03 cold boot (Accepted, Pending, Rejected)
 // and the reboot that follows an accepted Reset (B11, B12; the Reset call is remote-control's).
-import type { CallMeta } from '../core/context.ts';
+// Each boot says why it happens (ctx.bootReason, 2.0.1's BootReasonEnumType; the 1.6 adapter
+// ignores it): set by whoever causes the reboot, kept through Pending/Rejected retries, cleared
+// once a boot is accepted.
+import type { BootReason, CallMeta } from '../core/context.ts';
 import type { Step } from '../core/step.ts';
 import type { Payload } from '../core/wire.ts';
 import { withSetting } from '../core/settings.ts';
 
 export function sendBoot(s: Step): void {
-  s.send(s.wire.bootNotification(s.ctx));
+  // A reconnect while a reset waits is no reboot yet: the reason is the reboot's, later.
+  s.send(s.wire.bootNotification(s.ctx.reset ? { ...s.ctx, bootReason: undefined } : s.ctx));
 }
 
-/** B01: the CSMS accepted the boot; its interval is the heartbeat interval from now on. */
+/** F06 TriggerMessage BootNotification: a boot now, whatever the charger is doing (even Pending). */
+export function sendTriggeredBoot(s: Step): void {
+  s.send(s.wire.bootNotification({ ...s.ctx, bootReason: 'Triggered' }));
+}
+
+/**
+ * B01 (and B02 when the accepted boot was a triggered one): the CSMS accepted the boot; its
+ * interval is the heartbeat interval from now on, and the reboot's reason is told.
+ */
 export function bootAccepted(s: Step, id: string, payload: Payload): void {
   s.dropCall(id);
-  s.patch({ reconnects: 0 });
+  s.patch({ reconnects: 0, ...(s.ctx.reset ? {} : { bootReason: undefined }) });
   applyBootInterval(s, s.wire.bootResult(payload).interval);
 }
 
@@ -60,6 +72,11 @@ function applyBootInterval(s: Step, interval: number): void {
 export function bootAnswered(s: Step, _meta: CallMeta, ok: boolean, payload: Payload): boolean {
   if (ok) applyBootInterval(s, s.wire.bootResult(payload).interval);
   return false;
+}
+
+/** B11/B12: the reason the boot after this reset will give (a reset that waited is a scheduled one). */
+export function resetReason(s: Step, reason: BootReason): void {
+  s.patch({ bootReason: reason });
 }
 
 /** B11/B12: a reset to carry out now reboots after a short grace (the Reset's answer leaves first). */

@@ -9,8 +9,9 @@ import { boolSetting } from '../core/settings.ts';
 import { startable } from '../core/connector-status.ts';
 import { authorizeRemote } from './authorization.ts';
 import { sendStatus } from './availability.ts';
-import { scheduleReboot } from './provisioning.ts';
+import { resetReason, scheduleReboot, sendTriggeredBoot } from './provisioning.ts';
 import { setRemoteStartProfile } from './smart-charging.ts';
+import { reservationVerdict } from './reservation.ts';
 import { bumpSeq, hasTransaction, stopTransaction, tokenAccepted } from './transactions.ts';
 
 /** F01/F02: on the connector asked, or the first free one; the token is authorized first when configured. */
@@ -24,8 +25,10 @@ export function remoteStart(
     profile?: ChargingProfile;
   },
 ): { status: 'Accepted' | 'Rejected'; connectorId?: number } {
-  const id = r.connectorId ?? s.ctx.connectors.find((c) => startable(c))?.id;
-  if (id === undefined || !startable(s.connector(id))) return { status: 'Rejected' };
+  // H03: a reserved connector starts only for its holder (no group check for a remote start).
+  const free = (id: number) => startable(s.connector(id)) && reservationVerdict(s, id, r.idTag) === 'yes';
+  const id = r.connectorId ?? s.ctx.connectors.find((c) => free(c.id))?.id;
+  if (id === undefined || !free(id)) return { status: 'Rejected' };
   if (r.profile && !setRemoteStartProfile(s, id, r.profile)) return { status: 'Rejected' };
   if (r.remoteStartId !== undefined) s.putConnector({ ...s.connector(id)!, remoteStartId: r.remoteStartId });
   if (r.idType) s.putConnector({ ...s.connector(id)!, authorizedType: r.idType });
@@ -46,8 +49,10 @@ export function remoteStop(s: Step, connectorId: number | undefined): 'Accepted'
 export function reset(s: Step, kind: 'hard' | 'soft' | 'idle'): 'Accepted' | 'Scheduled' {
   if (kind === 'idle' && hasTransaction(s)) {
     s.patch({ reset: 'idle' });
+    resetReason(s, 'ScheduledReset');
     return 'Scheduled';
   }
+  resetReason(s, 'RemoteReset');
   for (const c of s.ctx.connectors)
     if (c.tx) stopTransaction(s, c.id, kind === 'hard' ? 'hard_reset' : 'soft_reset');
   s.patch({ reset: 'now' });
@@ -68,7 +73,7 @@ export function trigger(s: Step, what: TriggerTarget, connectorId?: number): 'Ac
   if (connectorId !== undefined && connectorId !== 0 && !s.connector(connectorId)) return 'Rejected';
   switch (what) {
     case 'BootNotification':
-      s.send(s.wire.bootNotification(s.ctx));
+      sendTriggeredBoot(s);
       return 'Accepted';
     case 'Heartbeat':
       s.send(s.wire.heartbeat());

@@ -11,6 +11,8 @@ import { integrate, powerW } from '../core/power.ts';
 import { intSetting } from '../core/settings.ts';
 import { moveConnector, pending, usable, type ConnectorEvent } from '../core/connector-status.ts';
 import { scheduleReboot } from './provisioning.ts';
+import { reservationUsed } from './reservation.ts';
+import { schedulePowerChange } from './metering.ts';
 
 export function hasTransaction(s: Step): boolean {
   return s.ctx.connectors.some((c) => c.tx);
@@ -38,6 +40,7 @@ function scheduleMeter(s: Step): void {
 }
 
 export function startTransaction(s: Step, id: number, idTag: string, cause: StartCause): void {
+  const reservationId = reservationUsed(s, id, idTag);
   const c0 = s.connector(id);
   if (!c0 || c0.tx) return;
   const ref = s.ctx.nextTxRef;
@@ -51,6 +54,7 @@ export function startTransaction(s: Step, id: number, idTag: string, cause: Star
     ...(txId !== undefined ? { id: txId } : {}),
     ...(c0.remoteStartId !== undefined ? { remoteStartId: c0.remoteStartId } : {}),
     ...(c0.authorizedType ? { idType: c0.authorizedType } : {}),
+    ...(reservationId !== undefined ? { reservationId } : {}),
   };
   // A TxProfile sent with the remote start waits for this transaction.
   const profiles = s.ctx.profiles.map((p) =>
@@ -69,8 +73,23 @@ export function startTransaction(s: Step, id: number, idTag: string, cause: Star
   s.putConnector(c);
   s.call(s.wire.txStarted(s.ctx, c, cause, s.now), { tx: ref });
   bumpSeq(s, id);
-  moveConnector(s, id, [chargingState(s, c)]);
+  // The start says the state before energy flows; the change follows at once (2.0.1 E02).
+  const state = chargingState(s, c);
+  moveConnector(s, id, [state]);
+  reportChange(s, id, state);
   scheduleMeter(s);
+  // The other connectors share the charger with this one now.
+  refreshAllCharging(s);
+}
+
+/** Reports a change during a transaction, when the version reports it as a transaction message. */
+function reportChange(s: Step, id: number, cause: ChangeCause): void {
+  const c = s.connector(id)!;
+  const call = s.wire.txUpdated(s.ctx, c, cause, s.now);
+  if (call) {
+    s.call(call, { tx: c.tx!.ref });
+    bumpSeq(s, id);
+  }
 }
 
 export function stopTransaction(s: Step, id: number, cause: StopCause): void {
@@ -83,6 +102,8 @@ export function stopTransaction(s: Step, id: number, cause: StopCause): void {
   s.putConnector(ended);
   s.patch({ profiles: s.ctx.profiles.filter((p) => p.txRef !== ref) });
   moveConnector(s, id, ['tx_ended', ...pending(ended)], ended.errorCode);
+  // What this connector drew goes to the others.
+  refreshAllCharging(s);
   if (hasTransaction(s)) return;
   s.clearTimer('meter');
   if (s.ctx.reset === 'idle') {
@@ -102,15 +123,19 @@ export function sampleMeters(s: Step): void {
       s.call(call, { tx: c.tx!.ref });
       bumpSeq(s, c.id);
     }
-    if (c.tx && c.status !== 'Finishing') refreshChargingState(s, c.id);
+    if (c.tx && c.status !== 'Finishing') refreshChargingState(s, c.id, false);
   }
+  schedulePowerChange(s);
   if (hasTransaction(s))
     s.setTimer('meter', s.now + Math.max(1, intSetting(s.ctx, 'MeterValueSampleInterval')) * 1000);
   else s.clearTimer('meter');
 }
 
-/** After a change of limits: integrate at the old power, take the new one, report a state change. */
-export function refreshChargingState(s: Step, id: number): void {
+/**
+ * After a change of limits: integrate at the old power, take the new one, report a change of the
+ * charging state at once, or (`rate`: a limit changed, not the battery) of the rate.
+ */
+export function refreshChargingState(s: Step, id: number, rate = true): void {
   const c0 = s.connector(id);
   if (!c0?.tx) return;
   const c = integrate(s.ctx, c0, s.now);
@@ -118,12 +143,8 @@ export function refreshChargingState(s: Step, id: number): void {
   const state = chargingState(s, c);
   const before = c.status;
   moveConnector(s, id, [state]);
-  if (s.connector(id)!.status === before) return;
-  const call = s.wire.txUpdated(s.ctx, s.connector(id)!, state, s.now);
-  if (call) {
-    s.call(call, { tx: c.tx!.ref });
-    bumpSeq(s, id);
-  }
+  if (s.connector(id)!.status !== before) reportChange(s, id, state);
+  else if (rate && Math.round(c.powerW) !== Math.round(c0.powerW)) reportChange(s, id, 'rate');
 }
 
 /** 2.0.1 numbers every TransactionEvent of a transaction: the next one gets the next seqNo. */
@@ -132,8 +153,10 @@ export function bumpSeq(s: Step, id: number): void {
   if (c?.tx) s.putConnector({ ...c, tx: { ...c.tx, seq: c.tx.seq + 1 } });
 }
 
+/** Every transaction after a change of limits or of sharing; then the next change nothing announces. */
 export function refreshAllCharging(s: Step): void {
   for (const c of s.ctx.connectors) if (c.tx) refreshChargingState(s, c.id);
+  schedulePowerChange(s);
 }
 
 /** A token was accepted for a connector: start now if plugged in, else wait for the cable. */
@@ -211,6 +234,6 @@ export function evStopsEnergy(s: Step, e: CommandOf<'EV_STOPS_ENERGY'>): void {
       `no transaction on connector ${e.connectorId}`,
     );
   s.putConnector({ ...integrate(s.ctx, c, s.now), evStopped: true });
-  refreshChargingState(s, c.id);
+  refreshAllCharging(s);
   s.result(e.commandId, 'EV_STOPS_ENERGY', { ok: true, payload: { status: 'Accepted' } });
 }

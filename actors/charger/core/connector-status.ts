@@ -24,7 +24,10 @@ export type ConnectorEvent =
   /** Inoperative (ChangeAvailability); a transaction in progress runs to its end first. */
   | 'disable'
   /** Operative again. */
-  | 'enable';
+  | 'enable'
+  // Reservations (blocks/reservation.ts): the connector is held for one token, or no longer.
+  | 'reserved'
+  | 'unreserved';
 
 type Row = Partial<Record<ConnectorEvent, ConnectorStatus>>;
 
@@ -45,6 +48,7 @@ export const CONNECTOR_TRANSITIONS: Record<ConnectorStatus, Row> = {
     suspended_evse: 'SuspendedEVSE',
     fault: 'Faulted',
     disable: 'Unavailable',
+    reserved: 'Reserved',
   },
   Preparing: {
     cable_out: 'Available',
@@ -67,7 +71,16 @@ export const CONNECTOR_TRANSITIONS: Record<ConnectorStatus, Row> = {
   },
   Faulted: { clear: 'Available' },
   Unavailable: { fault: 'Faulted', enable: 'Available' },
-  Reserved: { fault: 'Faulted' },
+  // Only the holder's token reaches a reserved connector (blocks/reservation.ts); a cable alone changes nothing.
+  Reserved: {
+    fault: 'Faulted',
+    unreserved: 'Available',
+    token_ok: 'Preparing',
+    charging: 'Charging',
+    suspended_ev: 'SuspendedEV',
+    suspended_evse: 'SuspendedEVSE',
+    disable: 'Unavailable',
+  },
 };
 
 /** The status after these events, in order. */
@@ -86,6 +99,8 @@ export function pending(c: Connector): ConnectorEvent[] {
   const events: ConnectorEvent[] = [c.plugged ? 'cable_in' : 'cable_out'];
   if (c.authorized) events.push('token_ok');
   if (c.inoperative) events.push('disable');
+  // Reservations: a connector still held goes back to Reserved first.
+  if (c.reservationId !== undefined) events.unshift('reserved');
   return events;
 }
 
@@ -100,7 +115,11 @@ export function startable(c: Connector | undefined): boolean {
     !!c &&
     !c.tx &&
     !c.inoperative &&
-    (c.status === 'Available' || c.status === 'Preparing' || c.status === 'Finishing')
+    (c.status === 'Available' ||
+      c.status === 'Preparing' ||
+      c.status === 'Finishing' ||
+      // Reservations: whether this token may take it is blocks/reservation.ts's question.
+      c.status === 'Reserved')
   );
 }
 

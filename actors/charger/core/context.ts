@@ -3,17 +3,20 @@
 // SNAPSHOT_VERSION and adds a step to the migrate chain (charger-snapshot.ts).
 import type { OcppVersion } from '../../../protocols/ocpp/versions.ts';
 
-export type Stage =
-  | 'not_deployed'
-  | 'queued'
-  | 'scheduling'
-  | 'pulling'
-  | 'starting'
-  | 'connecting'
-  | 'registering'
-  | 'online'
-  | 'offline'
-  | 'stopped';
+/** The deployment stages in their order (spec: "Deployment stage event"). */
+export const STAGES = [
+  'not_deployed',
+  'queued',
+  'scheduling',
+  'pulling',
+  'starting',
+  'connecting',
+  'registering',
+  'online',
+  'offline',
+  'stopped',
+] as const;
+export type Stage = (typeof STAGES)[number];
 
 /** The catalog model the charger simulates. */
 export interface ChargerModel {
@@ -210,4 +213,20 @@ export interface ChargerContext {
   nextTxRef: number;
   /** 1.6: CSMS transactionId by local ref, kept until the StopTransaction is delivered. */
   txIds: Record<string, number>;
+
+  // Boot reasons (2.0.1 B01/B11/B12): why the next BootNotification is sent, set by whoever
+  // causes the reboot, cleared by provisioning once a boot is accepted; absent means PowerUp.
+  bootReason?: BootReason;
 }
+
+/** 2.0.1 BootReasonEnumType. */
+export type BootReason =
+  | 'ApplicationReset'
+  | 'FirmwareUpdate'
+  | 'LocalReset'
+  | 'PowerUp'
+  | 'RemoteReset'
+  | 'ScheduledReset'
+  | 'Triggered'
+  | 'Unknown'
+  | 'Watchdog';

@@ -3,8 +3,10 @@
 // machine's public face; the engine glue is written against that file.
 import type { OcppVersion } from '../../../protocols/ocpp/versions.ts';
 import type { ChargerModel, ChargerTimings, Stage } from './context.ts';
+import type { TransferResult } from './transfers.ts';
 
-export type StageOutcome = 'in_progress' | 'succeeded' | 'failed' | 'stuck' | 'recovered';
+export const STAGE_OUTCOMES = ['in_progress', 'succeeded', 'failed', 'stuck', 'recovered'] as const;
+export type StageOutcome = (typeof STAGE_OUTCOMES)[number];
 
 /** One deployment stage event (spec: "Deployment stage event"); `at` is ISO 8601. */
 export interface StageEvent {
@@ -56,11 +58,16 @@ export type LinkCommand =
    */
   | { type: 'ocpp.call'; id: string; action: string; payload: object; raw?: true }
   /** Simulate a network loss: drop the socket without a close handshake, then report link.closed. */
-  | { type: 'link.drop' };
+  | { type: 'link.drop' }
+  /** The security block asks the engine (keys, certificates, sealed credentials); answered with a SecurityResult. */
+  | { type: 'link.security'; request: SecurityRequest };
 
 /** Link -> machine. */
 export type LinkEvent =
-  | { type: 'link.open' }
+  /** security: what the connection authenticated with (no secret), when the engine knows it. */
+  | { type: 'link.open'; security?: LinkSecurity }
+  /** The engine's answer to a security request (link.security). */
+  | SecurityResult
   | { type: 'link.closed'; code?: number; reason?: string }
   /** The connection could not be established. code: WS_CONNECT_REFUSED, HTTP_401, TLS_ERROR, ... */
   | { type: 'link.failed'; code: string; hint: string }
@@ -154,6 +161,46 @@ export interface CommandResult {
 /** Emitted by the machine: subscribe with actor.on(type, handler). */
 export type ChargerEmitted = ({ type: 'stage' } & StageEvent) | CommandResult;
 
+// Security (blocks/security.ts): what the charger cannot do in a pure machine (seal secrets, make
+// keys, read certificates) it asks the engine for through its link (never persisted; no listener
+// per charger). A change whose first connection fails is undone by the engine on that failure.
+
+/** How the open connection authenticated: its security profile and what the charger holds. */
+export interface LinkSecurity {
+  profile: number;
+  password: boolean;
+  clientCert: boolean;
+}
+
+/** What the security block asks of the engine. */
+export type SecurityRequest = { identity: string } &
+  /** New credentials or profile (and URL), for the next connection; the previous ones are kept until it opens. */
+  (
+    | { op: 'apply'; profile: number; password?: string; url?: string }
+    /** The connection with the new ones opened: they stay (else its failure undoes them). */
+    | { op: 'confirm' }
+    /** A new key pair and a certificate signing request for it (answered with security.csr). */
+    | { op: 'csr' }
+    /** The certificate the CSMS signed for that key (answered with security.certificate). */
+    | { op: 'certificate'; pem: string }
+    /** Install (answered with security.installed) or delete a CA certificate the charger trusts. */
+    | { op: 'install'; certificateType: string; pem: string }
+    | { op: 'delete'; hashData: CertificateHashData }
+  );
+
+export interface CertificateHashData {
+  hashAlgorithm: string;
+  issuerNameHash: string;
+  issuerKeyHash: string;
+  serialNumber: string;
+}
+
+/** The engine's answers to security requests. */
+export type SecurityResult =
+  | { type: 'security.csr'; csr: string }
+  | { type: 'security.certificate'; ok: boolean; reason?: string }
+  | { type: 'security.installed'; certificateType: string; hashData?: CertificateHashData; reason?: string };
+
 /** Raised by the machine to itself. */
 export type InternalEvent =
   /** ctx.timers changed: the timers region re-arms on the earliest deadline. */
@@ -161,4 +208,10 @@ export type InternalEvent =
   /** The reboot timer of an accepted Reset is due. */
   | { type: 'internal.reboot' };
 
-export type ChargerEvent = LifecycleEvent | CommandEvent | LinkEvent | InternalEvent;
+export type ChargerEvent =
+  | LifecycleEvent
+  | CommandEvent
+  | LinkEvent
+  | InternalEvent
+  // firmware / diagnostics: the transfers port (core/transfers.ts)
+  | TransferResult;

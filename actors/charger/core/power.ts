@@ -1,19 +1,46 @@
-// Simulated power and energy: the power a connector draws is the least of the model's rating,
-// the EV's own limit and the active charging profiles; energy integrates it over time.
+// Simulated power and energy: the power a connector draws is the least of its share of the
+// charger's rating (connectors of one charger share it), the EV's own limit (a DC battery tapers
+// with its state of charge, ev-battery.ts) and the active charging profiles; energy integrates it
+// over time. Per-phase readings follow from the power: AC 230 V per phase, DC the pack's voltage.
 import type { ChargerContext, ChargingProfile, Connector } from './context.ts';
+import { msUntilFull, packVoltage, taperFactor } from './ev-battery.ts';
 
 const AC_PHASE_VOLTAGE = 230;
 const DC_VOLTAGE = 400;
+/** AC chargers up to this rating are single-phase (3.7 / 7.4 kW wallboxes); above, three-phase. */
+const SINGLE_PHASE_MAX_KW = 7.4;
+
+/** Phases the charger's connectors have: 0 for DC, 1 or 3 for AC (from the model's rating). */
+export function phasesOf(ctx: ChargerContext): 0 | 1 | 3 {
+  if (ctx.model.current_type === 'DC') return 0;
+  return ctx.model.max_power_kw <= SINGLE_PHASE_MAX_KW ? 1 : 3;
+}
+
+/** The voltage (V) on a connector: per phase for AC, the EV's pack for DC. */
+export function voltageOf(ctx: ChargerContext, c: Connector): number {
+  if (ctx.model.current_type !== 'DC') return AC_PHASE_VOLTAGE;
+  return c.soc !== undefined ? packVoltage(c.soc) : DC_VOLTAGE;
+}
+
+/** Current (A, per phase for AC) at a power on a connector: P = sum over the phases of V x I. */
+export function ampsAt(ctx: ChargerContext, c: Connector, watts: number): number {
+  return watts / (voltageOf(ctx, c) * Math.max(1, phasesOf(ctx)));
+}
 
 /** A current limit (A) as power (W) for this charger. */
 export function ampsToWatts(ctx: ChargerContext, amps: number, phases?: number): number {
   if (ctx.model.current_type === 'DC') return amps * DC_VOLTAGE;
-  return amps * AC_PHASE_VOLTAGE * (phases ?? 3);
+  return amps * AC_PHASE_VOLTAGE * (phases ?? phasesOf(ctx));
 }
 
 export function wattsToAmps(ctx: ChargerContext, watts: number): number {
   if (ctx.model.current_type === 'DC') return watts / DC_VOLTAGE;
-  return watts / (AC_PHASE_VOLTAGE * 3);
+  return watts / (AC_PHASE_VOLTAGE * phasesOf(ctx));
+}
+
+/** The schedule's start of a profile for a connector (absolute, or the transaction's start). */
+function startOf(p: ChargingProfile, c: Connector | undefined, now: number): number {
+  return p.startAt || c?.tx?.startedAt || now;
 }
 
 /** The limit (W) a profile sets at time now, undefined when it does not apply now. */
@@ -24,13 +51,18 @@ function profileLimitAt(
   now: number,
 ): number | undefined {
   if (p.validTo && now > p.validTo) return undefined;
-  const start = p.startAt || c?.tx?.startedAt || now;
-  const elapsed = Math.floor((now - start) / 1000);
+  const elapsed = Math.floor((now - startOf(p, c, now)) / 1000);
   if (elapsed < 0 || (p.duration !== undefined && elapsed >= p.duration)) return undefined;
   let period: ChargingProfile['periods'][number] | undefined;
   for (const x of p.periods) if (x.startPeriod <= elapsed) period = x;
   if (!period) return undefined;
   return p.unit === 'W' ? period.limit : ampsToWatts(ctx, period.limit, period.numberPhases);
+}
+
+/** Whether a profile applies to a connector (its transaction, its id or the whole charger). */
+function appliesTo(p: ChargingProfile, c: Connector | undefined): boolean {
+  if (p.purpose === 'Tx' && (!c?.tx || p.txRef !== c.tx.ref)) return false;
+  return p.connectorId === 0 || p.connectorId === c?.id;
 }
 
 /** The highest stack level among the profiles of one purpose that apply to the connector wins. */
@@ -40,32 +72,87 @@ function limitOfPurpose(
   purpose: ChargingProfile['purpose'],
   now: number,
 ): number | undefined {
-  let best: { level: number; limit: number } | undefined;
+  let level = -1;
+  let best: number | undefined;
   for (const p of ctx.profiles) {
-    if (p.purpose !== purpose) continue;
-    if (purpose === 'Tx' && (!c?.tx || p.txRef !== c.tx.ref)) continue;
-    if (p.connectorId !== 0 && p.connectorId !== c?.id) continue;
+    if (p.purpose !== purpose || !appliesTo(p, c)) continue;
     const limit = profileLimitAt(ctx, p, c, now);
     if (limit === undefined) continue;
-    if (!best || p.stackLevel > best.level) best = { level: p.stackLevel, limit };
+    if (best === undefined || p.stackLevel > level) {
+      level = p.stackLevel;
+      best = limit;
+    }
   }
-  return best?.limit;
+  return best;
 }
 
 /** The smart-charging limit (W) on a connector now; Infinity when no profile applies. */
 export function profileLimitW(ctx: ChargerContext, c: Connector | undefined, now: number): number {
+  if (ctx.profiles.length === 0) return Infinity;
   const tx = limitOfPurpose(ctx, c, 'Tx', now) ?? limitOfPurpose(ctx, c, 'TxDefault', now) ?? Infinity;
   const max = limitOfPurpose(ctx, c, 'Max', now) ?? Infinity;
   return Math.min(tx, max);
 }
 
-/** The power (W) a connector draws now. */
-export function powerW(ctx: ChargerContext, c: Connector, now: number): number {
+export const ratedW = (ctx: ChargerContext): number => ctx.model.max_power_kw * 1000;
+
+/** What the connector would draw if it had the charger to itself (W); 0 when it draws nothing. */
+export function demandW(ctx: ChargerContext, c: Connector, now: number): number {
   if (!c.tx || !c.plugged || c.evStopped || c.status === 'Faulted') return 0;
-  if (c.soc !== undefined && c.soc >= 100) return 0;
-  const rated = ctx.model.max_power_kw * 1000;
-  const ev = c.evMaxW > 0 ? c.evMaxW : Infinity;
+  const rated = ratedW(ctx);
+  let ev = c.evMaxW > 0 ? c.evMaxW : Infinity;
+  if (c.soc !== undefined) ev = Math.min(ev, rated) * taperFactor(c.soc);
   return Math.max(0, Math.min(rated, ev, profileLimitW(ctx, c, now)));
+}
+
+/** Demands of the charger's connectors during one powerW (reused: no allocation per sample). */
+let demands = new Float64Array(8);
+
+/**
+ * The power (W) a connector draws now. Connectors share the charger's rating: when their demands
+ * exceed it, each gets an equal share, and what a connector needs less than its share goes to the
+ * others (water-filling).
+ */
+export function powerW(ctx: ChargerContext, c: Connector, now: number): number {
+  const own = demandW(ctx, c, now);
+  if (own <= 0) return 0;
+  const n = ctx.connectors.length;
+  if (demands.length < n) demands = new Float64Array(n);
+  let total = 0;
+  let active = 0;
+  for (let i = 0; i < n; i++) {
+    const other = ctx.connectors[i];
+    const d = other.id === c.id ? own : other.tx ? demandW(ctx, other, now) : 0;
+    demands[i] = d;
+    total += d;
+    if (d > 0) active++;
+  }
+  const rated = ratedW(ctx);
+  if (total <= rated) return own;
+  // Water-filling: connectors wanting less than the equal share of what is left get their demand.
+  let remaining = rated;
+  let level = rated / active;
+  for (let changed = true; changed && active > 0;) {
+    changed = false;
+    for (let i = 0; i < n; i++) {
+      const d = demands[i];
+      if (d > 0 && d <= level) {
+        remaining -= d;
+        active--;
+        demands[i] = 0;
+        changed = true;
+      }
+    }
+    if (active > 0) level = remaining / active;
+  }
+  return Math.min(own, level);
+}
+
+/** The power (W) the charger offers a connector now: the profile's limit within what the others leave. */
+export function offeredW(ctx: ChargerContext, c: Connector, now: number): number {
+  let others = 0;
+  for (const x of ctx.connectors) if (x.id !== c.id) others += x.powerW;
+  return Math.max(0, Math.min(ratedW(ctx) - others, profileLimitW(ctx, c, now)));
 }
 
 /** The connector with energy integrated up to now at the power it drew, and its new power. */
@@ -76,4 +163,31 @@ export function integrate(ctx: ChargerContext, c: Connector, now: number): Conne
   if (c.soc !== undefined && c.batteryWh) next.soc = Math.min(100, c.soc + (addedWh / c.batteryWh) * 100);
   next.powerW = powerW(ctx, next, now);
   return next;
+}
+
+/**
+ * The next time (ms) the power changes without an event: a profile period begins or a schedule
+ * ends, or a DC battery fills up. undefined when nothing is due.
+ */
+export function nextPowerChangeAt(ctx: ChargerContext, now: number): number | undefined {
+  let next = Infinity;
+  for (const c of ctx.connectors) {
+    if (!c.tx) continue;
+    if (c.soc !== undefined && c.batteryWh) {
+      const ms = msUntilFull(c.soc, c.batteryWh, c.powerW);
+      if (ms !== undefined) next = Math.min(next, now + ms);
+    }
+    for (const p of ctx.profiles) {
+      if (!appliesTo(p, c)) continue;
+      const start = startOf(p, c, now);
+      for (const x of p.periods) {
+        const at = start + x.startPeriod * 1000;
+        if (at > now) next = Math.min(next, at);
+      }
+      if (p.duration !== undefined && start + p.duration * 1000 > now)
+        next = Math.min(next, start + p.duration * 1000);
+      if (p.validTo && p.validTo > now) next = Math.min(next, p.validTo + 1);
+    }
+  }
+  return next === Infinity ? undefined : next;
 }

@@ -14,7 +14,28 @@ export interface SettingDef {
   variable: string;
   /** Lower bound for ints. */
   min?: number;
+  /** The members a csl may hold (a value with any other member is Rejected). */
+  values?: readonly string[];
 }
+
+/** The measurands the charger reads (meter values): a list naming any other is Rejected. */
+export const READABLE_MEASURANDS = [
+  'Energy.Active.Import.Register',
+  'Power.Active.Import',
+  'Power.Offered',
+  'Current.Import',
+  'Current.Offered',
+  'Voltage',
+  'SoC',
+  'Temperature',
+] as const;
+export type Measurand = (typeof READABLE_MEASURANDS)[number];
+
+/** A measurand list setting: a csl whose members are READABLE_MEASURANDS (the version may carry fewer). */
+const measurands = (...args: Parameters<typeof def>): SettingDef => ({
+  ...def(...args),
+  values: READABLE_MEASURANDS,
+});
 
 const MEASURANDS = 'Energy.Active.Import.Register,Power.Active.Import';
 
@@ -38,14 +59,14 @@ export const SETTINGS: Record<string, SettingDef> = {
   HeartbeatInterval: def('int', false, '300', 'OCPPCommCtrlr', 'HeartbeatInterval', 0),
   MeterValueSampleInterval: def('int', false, '60', 'SampledDataCtrlr', 'TxUpdatedInterval', 0),
   ClockAlignedDataInterval: def('int', false, '0', 'AlignedDataCtrlr', 'Interval', 0),
-  MeterValuesSampledData: def(
+  MeterValuesSampledData: measurands(
     'csl',
     false,
     (m) => (m.current_type === 'DC' ? `${MEASURANDS},SoC` : MEASURANDS),
     'SampledDataCtrlr',
     'TxUpdatedMeasurands',
   ),
-  StopTxnSampledData: def(
+  StopTxnSampledData: measurands(
     'csl',
     false,
     'Energy.Active.Import.Register',
@@ -76,7 +97,7 @@ export const SETTINGS: Record<string, SettingDef> = {
   SupportedFeatureProfiles: def(
     'csl',
     true,
-    'Core,LocalAuthListManagement,RemoteTrigger,SmartCharging',
+    'Core,FirmwareManagement,LocalAuthListManagement,RemoteTrigger,Reservation,SmartCharging',
     'ChargingStation',
     'SupportedFeatureProfiles',
   ),
@@ -96,6 +117,29 @@ export const SETTINGS: Record<string, SettingDef> = {
   ChargePointVendor: def('string', true, (m) => m.boot_vendor, 'ChargingStation', 'VendorName'),
   ChargePointModel: def('string', true, (m) => m.boot_model, 'ChargingStation', 'Model'),
   Identity: def('string', true, (_m, ctx) => ctx.identity, 'SecurityCtrlr', 'Identity'),
+  // Reservations (blocks/reservation.ts): reservations of connector 0 / of no particular EVSE.
+  ReserveConnectorZeroSupported: def('bool', false, 'true', 'ReservationCtrlr', 'NonEvseSpecific'),
+  // Meter values (metering): clock-aligned readings.
+  MeterValuesAlignedData: measurands(
+    'csl',
+    false,
+    'Energy.Active.Import.Register',
+    'AlignedDataCtrlr',
+    'Measurands',
+  ),
+  // Security (blocks/security.ts): the password is never stored in the context (the engine seals
+  // it) and reads as empty; the profile is the one the open connection used; 2.0.1 picks its
+  // network profile by NetworkConfigurationPriority (slot 0: the connection as deployed).
+  AuthorizationKey: def('string', false, '', 'SecurityCtrlr', 'BasicAuthPassword'),
+  SecurityProfile: def(
+    'int',
+    false,
+    (_m, ctx) => String(ctx.security?.profile ?? 0),
+    'SecurityCtrlr',
+    'SecurityProfile',
+    0,
+  ),
+  NetworkConfigurationPriority: def('csl', false, '0', 'OCPPCommCtrlr', 'NetworkConfigurationPriority'),
 };
 
 export const SETTING_KEYS = Object.keys(SETTINGS);
@@ -124,10 +168,11 @@ export function isKnownComponent(component: string): boolean {
 
 export type ChangeOutcome = 'Accepted' | 'Rejected' | 'NotSupported';
 
-/** Checks a new value; returns the normalized value or why it is refused. */
+/** Checks a new value (a measurand list against the version's `measurands`); returns the normalized value or why it is refused. */
 export function checkSetting(
   key: string,
   value: string,
+  measurands?: readonly string[],
 ): { ok: true; value: string } | { ok: false; status: ChangeOutcome } {
   const d = SETTINGS[key];
   if (!d) return { ok: false, status: 'NotSupported' };
@@ -143,6 +188,9 @@ export function checkSetting(
     if (v !== 'true' && v !== 'false') return { ok: false, status: 'Rejected' };
     return { ok: true, value: v };
   }
+  const allowed = d.values && (measurands ?? d.values);
+  if (allowed && value.split(',').some((m) => m.trim() !== '' && !allowed.includes(m.trim())))
+    return { ok: false, status: 'Rejected' };
   return { ok: true, value };
 }
 

@@ -6,6 +6,7 @@ import type { CallMeta, ChargerContext, ChargerTimings, Connector, Stage, TimerN
 import { DEFAULT_TIMINGS } from './context.ts';
 import type { ChargerEmitted, CommandType, InternalEvent, LinkCommand, StageOutcome } from './events.ts';
 import type { OcppWire, OutboundCall } from './wire.ts';
+import type { TransferCommand } from './transfers.ts';
 import { intSetting } from './settings.ts';
 
 /** Queued transaction messages kept while offline; beyond this the oldest meter sample goes. */
@@ -16,6 +17,8 @@ export class Step {
   readonly sends: LinkCommand[] = [];
   readonly emits: ChargerEmitted[] = [];
   readonly raises: InternalEvent[] = [];
+  /** Commands for the transfers port (firmware download, log upload). */
+  readonly transfers: TransferCommand[] = [];
 
   constructor(
     ctx: ChargerContext,

@@ -14,6 +14,7 @@ import type {
 import type { CommandEvent, LocalListCommand } from './events.ts';
 import type { OcppVersion } from '../../../protocols/ocpp/versions.ts';
 import type { Step } from './step.ts';
+import type { Measurand } from './settings.ts';
 
 /** A payload the CSMS sent, already validated against the version's schema by the link. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- read field by field by the adapters
@@ -28,7 +29,15 @@ export interface OutboundCall {
 
 /** Why a transaction starts, changes or ends, independent of the OCPP version. */
 export type StartCause = 'authorized' | 'plugged' | 'remote';
-export type ChangeCause = 'charging' | 'suspended_ev' | 'suspended_evse' | 'meter' | 'trigger';
+export type ChangeCause =
+  | 'charging'
+  | 'suspended_ev'
+  | 'suspended_evse'
+  | 'meter'
+  | 'trigger'
+  // Meter values (metering): a limit changed the rate; a clock-aligned sample.
+  | 'rate'
+  | 'clock';
 export type StopCause =
   | 'local'
   | 'remote'
@@ -94,8 +103,10 @@ export interface OcppWire {
   txStartResult(payload: Payload): { transactionId?: number; status?: AuthStatus };
   /** The outbox head's payload as it leaves now; undefined drops it (nothing left to attach it to). */
   outboxPayload(ctx: ChargerContext, item: OutboxItem): Record<string, unknown> | undefined;
-  /** Meter values outside a transaction (TriggerMessage MeterValues). */
-  meterValues(ctx: ChargerContext, c: Connector, at: number): OutboundCall;
+  /** The measurands this version can carry (2.0.1 has no Temperature): a list naming others is Rejected. */
+  measurands: readonly Measurand[];
+  /** Meter values outside a transaction (TriggerMessage MeterValues; a clock-aligned sample with 'clock'). */
+  meterValues(ctx: ChargerContext, c: Connector, at: number, cause?: 'trigger' | 'clock'): OutboundCall;
 
   // Operator commands that stand for a CSMS call: the charger runs its own handler of that call,
   // so the command's answer is exactly what the CSMS would have got.
@@ -122,4 +133,10 @@ export interface OcppWire {
 
   /** The CSMS calls this version answers, by action: the one dispatch from action to block. */
   csmsCalls: Record<string, CsmsCall>;
+
+  // Reservations (blocks/reservation.ts)
+  /** A reservation ended without being used (2.x ReservationStatusUpdate); undefined when the version says nothing. */
+  reservationUpdate(reservationId: number, status: 'Expired' | 'Removed'): OutboundCall | undefined;
+  /** The group (1.6 parentIdTag, 2.x groupIdToken) an Authorize answer gives the token, if any. */
+  authorizeGroup(payload: Payload): string | undefined;
 }

@@ -3,7 +3,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- CSMS payloads reach the handlers validated against the official schemas */
 import type { CsmsCall } from '../core/wire.ts';
 import { SETTINGS, SETTING_KEYS, getSetting } from '../core/settings.ts';
-import { authStatus, call, iso } from '../wire/basics.ts';
+import { authStatus, iso } from '../wire/basics.ts';
 import { chargingProfile, purposeFrom } from '../wire/charging-profile.ts';
 import { clearCache } from '../blocks/authorization.ts';
 import { changeAvailability } from '../blocks/availability.ts';
@@ -12,7 +12,20 @@ import { localListEnabled, localListVersion, updateLocalList } from '../blocks/l
 import { remoteStart, remoteStop, reset, trigger, unlock } from '../blocks/remote-control.ts';
 import { clearProfiles, compositeLimit, setProfile } from '../blocks/smart-charging.ts';
 import { connectorByCsmsId } from '../blocks/transactions.ts';
+import { cancelReservation, reserve } from '../blocks/reservation.ts';
 import { PURPOSE_16 } from './ocpp16-names.ts';
+import {
+  FIRMWARE_16_CALLS,
+  extendedTriggerTransferStatus16,
+  triggerTransferStatus16,
+} from './ocpp16-firmware.ts';
+import {
+  certificateSigned,
+  deleteCertificate,
+  installCertificate,
+  installedCertificates,
+  requestCertificate,
+} from '../blocks/certificates.ts';
 
 const profile16 = (connectorId: number, p: any, now: number) =>
   chargingProfile(
@@ -63,10 +76,10 @@ export const OCPP16_CALLS: Record<string, CsmsCall> = {
       case 'StatusNotification':
       case 'MeterValues':
         return { status: trigger(s, p.requestedMessage, p.connectorId) };
-      // No firmware update or diagnostics upload runs here: their status is Idle.
+      // The running firmware update's or diagnostics upload's status, else Idle.
       case 'DiagnosticsStatusNotification':
       case 'FirmwareStatusNotification':
-        s.call(call(p.requestedMessage, { status: 'Idle' }));
+        triggerTransferStatus16(s, p.requestedMessage);
         return { status: 'Accepted' };
       default:
         return { status: 'NotImplemented' };
@@ -121,4 +134,47 @@ export const OCPP16_CALLS: Record<string, CsmsCall> = {
 
   // A cooperative simulator: any vendor's data is accepted and echoed.
   DataTransfer: (p) => ({ status: 'Accepted', ...(p.data !== undefined ? { data: String(p.data) } : {}) }),
+
+  // Reservation
+  ReserveNow: (p, s) => ({
+    status: reserve(s, {
+      id: p.reservationId,
+      connectorId: p.connectorId,
+      idTag: p.idTag,
+      ...(p.parentIdTag ? { parentIdTag: p.parentIdTag } : {}),
+      expiresAt: Date.parse(p.expiryDate),
+    }),
+  }),
+  CancelReservation: (p, s) => ({ status: cancelReservation(s, p.reservationId) }),
+  // Firmware management and diagnostics (ocpp16-firmware.ts)
+  ...FIRMWARE_16_CALLS,
+  // Security whitepaper (blocks/security.ts, blocks/certificates.ts)
+  ExtendedTriggerMessage: (p, s) => {
+    switch (p.requestedMessage) {
+      case 'SignChargePointCertificate':
+        return { status: requestCertificate(s, 'InvalidChargePointCertificate') };
+      case 'BootNotification':
+      case 'Heartbeat':
+      case 'StatusNotification':
+      case 'MeterValues':
+        return { status: trigger(s, p.requestedMessage, p.connectorId) };
+      case 'FirmwareStatusNotification':
+      case 'LogStatusNotification':
+        extendedTriggerTransferStatus16(s, p.requestedMessage);
+        return { status: 'Accepted' };
+      default:
+        return { status: 'NotImplemented' };
+    }
+  },
+  CertificateSigned: (p, s) => ({
+    status: certificateSigned(s, p.certificateChain, 'InvalidChargePointCertificate'),
+  }),
+  InstallCertificate: (p, s) => ({ status: installCertificate(s, p.certificateType, p.certificate) }),
+  DeleteCertificate: (p, s) => ({ status: deleteCertificate(s, p.certificateHashData) }),
+  GetInstalledCertificateIds: (p, s) => {
+    const found = installedCertificates(s, [p.certificateType]);
+    return found.length
+      ? { status: 'Accepted', certificateHashData: found.map((c) => c.hashData) }
+      : { status: 'NotFound' };
+  },
 };

@@ -2,10 +2,10 @@
 // decision that is 1.6's: the CSMS numbers transactions (StartTransaction's answer), settings
 // are keys, connectors are numbered from 1 with 0 for the charger itself.
 import type { Connector } from '../core/context.ts';
-import type { OcppWire, StopCause } from '../core/wire.ts';
-import { getSetting } from '../core/settings.ts';
+import type { ChangeCause, OcppWire, StopCause } from '../core/wire.ts';
+import { READABLE_MEASURANDS, getSetting } from '../core/settings.ts';
 import { authStatus, bootResult, call, iso } from '../wire/basics.ts';
-import { meterValue, type WriteReading } from '../wire/sampled-values.ts';
+import { measurandMask, meterValue, type WriteReading } from '../wire/sampled-values.ts';
 import { OCPP16_CALLS } from './ocpp16-calls.ts';
 import { PURPOSE_16 } from './ocpp16-names.ts';
 
@@ -47,13 +47,20 @@ const AUTH_STATUSES = new Set(['Accepted', 'Blocked', 'Expired', 'Invalid', 'Con
 export const ci20 = (s: string) => s.slice(0, 20);
 
 /** 1.6 SampledValue: the value as a string, `unit` beside it. */
-const reading16: WriteReading = (r, context) => ({
-  value: String(r.value),
-  context,
-  measurand: r.measurand,
-  unit: r.unit,
-  ...(r.location ? { location: r.location } : {}),
-});
+const reading16: WriteReading = (measurand, value, unit, context, phase, location) => {
+  const v: Record<string, unknown> = { value: String(value), context, measurand };
+  if (phase) v.phase = phase;
+  if (location) v.location = location;
+  v.unit = unit;
+  return v;
+};
+
+/** Context and measurands of a meter sample by its cause. */
+const SAMPLE: Partial<Record<ChangeCause, { context: string; measurands: string }>> = {
+  meter: { context: 'Sample.Periodic', measurands: 'MeterValuesSampledData' },
+  trigger: { context: 'Trigger', measurands: 'MeterValuesSampledData' },
+  clock: { context: 'Sample.Clock', measurands: 'MeterValuesAlignedData' },
+};
 
 const meterValue16 = (
   ctx: Parameters<typeof meterValue>[0],
@@ -61,7 +68,11 @@ const meterValue16 = (
   at: number,
   context: string,
   measurands?: string,
-) => meterValue(ctx, c, at, context, reading16, measurands);
+) => meterValue(ctx, c, at, context, reading16, MASK_16, measurands);
+
+/** 1.6 reads every measurand the charger has. */
+const MEASURANDS_16 = READABLE_MEASURANDS;
+const MASK_16 = measurandMask(MEASURANDS_16);
 
 export const ocpp16Wire: OcppWire = {
   bootNotification: (ctx) =>
@@ -102,16 +113,18 @@ export const ocpp16Wire: OcppWire = {
       idTag: ci20(c.tx!.idTag),
       meterStart: c.tx!.startWh,
       timestamp: iso(at),
+      ...(c.tx!.reservationId !== undefined ? { reservationId: c.tx!.reservationId } : {}),
     }),
 
   // 1.6 says charging-state changes with StatusNotification; only meter samples are transaction messages.
   txUpdated: (ctx, c, cause, at) => {
-    if (cause !== 'meter' && cause !== 'trigger') return undefined;
+    const sample = SAMPLE[cause];
+    if (!sample) return undefined;
     const transactionId = ctx.txIds[c.tx!.ref];
     return call('MeterValues', {
       connectorId: c.id,
       ...(transactionId !== undefined ? { transactionId } : {}),
-      meterValue: meterValue16(ctx, c, at, cause === 'meter' ? 'Sample.Periodic' : 'Trigger'),
+      meterValue: meterValue16(ctx, c, at, sample.context, getSetting(ctx, sample.measurands)),
     });
   },
 
@@ -139,8 +152,15 @@ export const ocpp16Wire: OcppWire = {
     return transactionId === undefined ? undefined : { ...item.payload, transactionId };
   },
 
-  meterValues: (ctx, c, at) =>
-    call('MeterValues', { connectorId: c.id, meterValue: meterValue16(ctx, c, at, 'Trigger') }),
+  measurands: MEASURANDS_16,
+
+  meterValues: (ctx, c, at, cause = 'trigger') => {
+    const sample = SAMPLE[cause]!;
+    return call('MeterValues', {
+      connectorId: c.id,
+      meterValue: meterValue16(ctx, c, at, sample.context, getSetting(ctx, sample.measurands)),
+    });
+  },
 
   clearCacheCall: () => call('ClearCache', {}),
 
@@ -183,4 +203,8 @@ export const ocpp16Wire: OcppWire = {
   settingName: (key) => key,
 
   csmsCalls: OCPP16_CALLS,
+
+  // Reservations: 1.6 says an expired reservation with the connector's StatusNotification only.
+  reservationUpdate: () => undefined,
+  authorizeGroup: (p) => p?.idTagInfo?.parentIdTag,
 };

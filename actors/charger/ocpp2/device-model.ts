@@ -21,6 +21,10 @@ export function connectorStatus(s: ConnectorStatus): string {
   }
 }
 
+/** 2.0.1 mutability the settings table does not say: a password is WriteOnly, the profile ReadOnly. */
+const WRITE_ONLY = new Set(['AuthorizationKey']);
+const READ_ONLY_2 = new Set(['SecurityProfile']);
+
 const DATA_TYPE = { int: 'integer', bool: 'boolean', string: 'string', csl: 'MemberList' } as const;
 
 /** The device model as NotifyReport reportData: the settings, plus each EVSE's availability. */
@@ -33,11 +37,13 @@ function reportData(ctx: ChargerContext, onlyWritable: boolean) {
       component: { name: d.component },
       variable: { name: d.variable },
       variableAttribute: [
-        {
-          type: 'Actual',
-          value: getSetting(ctx, key)!.slice(0, 2500),
-          mutability: d.readonly ? 'ReadOnly' : 'ReadWrite',
-        },
+        WRITE_ONLY.has(key)
+          ? { type: 'Actual', mutability: 'WriteOnly' }
+          : {
+              type: 'Actual',
+              value: getSetting(ctx, key)!.slice(0, 2500),
+              mutability: d.readonly || READ_ONLY_2.has(key) ? 'ReadOnly' : 'ReadWrite',
+            },
       ],
       variableCharacteristics: { dataType: DATA_TYPE[d.kind], supportsMonitoring: false },
     });
@@ -85,7 +91,8 @@ function variableOf(p: any): { key?: string; status: string } {
 /** B06. */
 export const getVariables: CsmsCall = (p, s) => ({
   getVariableResult: (p.getVariableData ?? []).map((d: any) => {
-    const v = variableOf(d);
+    const found = variableOf(d);
+    const v = found.key && WRITE_ONLY.has(found.key) ? { status: 'Rejected' } : found;
     if (d.component?.name === 'EVSE' && d.variable?.name === 'AvailabilityState' && d.component.evse?.id) {
       const c = s.connector(d.component.evse.id);
       if (c)
@@ -111,11 +118,14 @@ export const getVariables: CsmsCall = (p, s) => ({
 export const setVariables: CsmsCall = (p, s) => ({
   setVariableResult: (p.setVariableData ?? []).map((d: any) => {
     const v = variableOf(d);
-    const status = v.key
-      ? changeSetting(s, v.key, String(d.attributeValue)) === 'Accepted'
-        ? 'Accepted'
-        : 'Rejected'
-      : v.status;
+    const status =
+      v.key && READ_ONLY_2.has(v.key)
+        ? 'Rejected'
+        : v.key
+          ? changeSetting(s, v.key, String(d.attributeValue)) === 'Accepted'
+            ? 'Accepted'
+            : 'Rejected'
+          : v.status;
     return {
       attributeStatus: status,
       ...(d.attributeType ? { attributeType: d.attributeType } : {}),

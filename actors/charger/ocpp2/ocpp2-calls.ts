@@ -2,7 +2,7 @@
 // reading the 2.x payload and writing the 2.x answer. Anything not here is answered NotImplemented.
 /* eslint-disable @typescript-eslint/no-explicit-any -- CSMS payloads reach the handlers validated against the official schemas */
 import type { CsmsCall } from '../core/wire.ts';
-import { authStatus, call, iso } from '../wire/basics.ts';
+import { authStatus, iso } from '../wire/basics.ts';
 import { chargingProfile, purposeFrom } from '../wire/charging-profile.ts';
 import { clearCache } from '../blocks/authorization.ts';
 import { changeAvailability } from '../blocks/availability.ts';
@@ -10,8 +10,18 @@ import { localListVersion, updateLocalList } from '../blocks/local-list.ts';
 import { remoteStart, remoteStop, reset, trigger, unlock } from '../blocks/remote-control.ts';
 import { clearProfiles, compositeLimit, setProfile } from '../blocks/smart-charging.ts';
 import { connectorByTxId } from '../blocks/transactions.ts';
+import { cancelReservation, reserve } from '../blocks/reservation.ts';
 import { getBaseReport, getReport, getVariables, setVariables } from './device-model.ts';
 import { PURPOSE, PURPOSE_2 } from './ocpp2-names.ts';
+import { FIRMWARE_2_CALLS, triggerTransferStatus2 } from './ocpp2-firmware.ts';
+import { setNetworkProfile } from '../blocks/security.ts';
+import {
+  certificateSigned,
+  deleteCertificate,
+  installCertificate,
+  installedCertificates,
+  requestCertificate,
+} from '../blocks/certificates.ts';
 
 const profile2 = (evseId: number, p: any, now: number) =>
   chargingProfile(
@@ -61,14 +71,20 @@ export const OCPP2_CALLS: Record<string, CsmsCall> = {
   TriggerMessage: (p, s) => {
     switch (p.requestedMessage) {
       case 'BootNotification':
+        // F06.FR.17: only a charger whose boot is not accepted yet (Pending, Rejected) boots on request.
+        if (s.online) return { status: 'Rejected' };
+        return { status: trigger(s, p.requestedMessage, p.evse?.id) };
       case 'Heartbeat':
       case 'StatusNotification':
       case 'MeterValues':
       case 'TransactionEvent':
         return { status: trigger(s, p.requestedMessage, p.evse?.id) };
-      // No firmware update runs here: its status is Idle.
+      // The running firmware update's or log upload's status, else Idle.
+      case 'SignChargingStationCertificate':
+        return { status: requestCertificate(s, 'InvalidChargingStationCertificate') };
       case 'FirmwareStatusNotification':
-        s.call(call('FirmwareStatusNotification', { status: 'Idle' }));
+      case 'LogStatusNotification':
+        triggerTransferStatus2(s, p.requestedMessage);
         return { status: 'Accepted' };
       default:
         return { status: 'NotImplemented' };
@@ -123,4 +139,44 @@ export const OCPP2_CALLS: Record<string, CsmsCall> = {
   },
 
   DataTransfer: (p) => ({ status: 'Accepted', ...(p.data !== undefined ? { data: p.data } : {}) }),
+
+  // Reservation (H01 by EVSE, by connector type, or any EVSE; H02)
+  ReserveNow: (p, s) => ({
+    status: reserve(s, {
+      id: p.id,
+      connectorId: p.evseId ?? 0,
+      idTag: p.idToken.idToken,
+      ...(p.groupIdToken ? { parentIdTag: p.groupIdToken.idToken } : {}),
+      ...(p.connectorType ? { connectorType: p.connectorType } : {}),
+      expiresAt: Date.parse(p.expiryDateTime),
+    }),
+  }),
+  CancelReservation: (p, s) => ({ status: cancelReservation(s, p.reservationId) }),
+  // Firmware (L01-L03) and logs (N01): ocpp2-firmware.ts
+  ...FIRMWARE_2_CALLS,
+  // Security (block A; blocks/security.ts)
+  SetNetworkProfile: (p, s) => ({
+    status: setNetworkProfile(s, p.configurationSlot, {
+      url: p.connectionData.ocppCsmsUrl,
+      profile: p.connectionData.securityProfile,
+    }),
+  }),
+  CertificateSigned: (p, s) => {
+    if (p.certificateType === 'V2GCertificate') return { status: 'Rejected' };
+    return { status: certificateSigned(s, p.certificateChain, 'InvalidChargingStationCertificate') };
+  },
+  InstallCertificate: (p, s) => ({ status: installCertificate(s, p.certificateType, p.certificate) }),
+  DeleteCertificate: (p, s) => ({ status: deleteCertificate(s, p.certificateHashData) }),
+  GetInstalledCertificateIds: (p, s) => {
+    const found = installedCertificates(s, p.certificateType);
+    return found.length
+      ? {
+          status: 'Accepted',
+          certificateHashDataChain: found.map((c) => ({
+            certificateType: c.certificateType,
+            certificateHashData: c.hashData,
+          })),
+        }
+      : { status: 'NotFound' };
+  },
 };

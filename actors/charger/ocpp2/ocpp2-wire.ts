@@ -5,9 +5,9 @@
 // charger's connector id, connectorId 1).
 import type { ChargerContext, Connector, ConnectorStatus } from '../core/context.ts';
 import type { ChangeCause, OcppWire, OutboundCall, StartCause, StopCause } from '../core/wire.ts';
-import { SETTINGS, getSetting } from '../core/settings.ts';
+import { READABLE_MEASURANDS, SETTINGS, getSetting } from '../core/settings.ts';
 import { authStatus, bootResult, call, iso } from '../wire/basics.ts';
-import { meterValue, type WriteReading } from '../wire/sampled-values.ts';
+import { measurandMask, meterValue, type WriteReading } from '../wire/sampled-values.ts';
 import { OCPP2_CALLS } from './ocpp2-calls.ts';
 import { connectorStatus } from './device-model.ts';
 import { PURPOSE_2 } from './ocpp2-names.ts';
@@ -49,19 +49,36 @@ const CHANGE_TRIGGER: Record<ChangeCause, string> = {
   suspended_evse: 'ChargingStateChanged',
   meter: 'MeterValuePeriodic',
   trigger: 'Trigger',
+  rate: 'ChargingRateChanged',
+  clock: 'MeterValueClock',
 };
 
-/** 2.x SampledValue: the value as a number, its unit in `unitOfMeasure`. */
-const reading2: WriteReading = (r, context) => ({
-  value: r.value,
-  context,
-  measurand: r.measurand,
-  ...(r.location ? { location: r.location } : {}),
-  unitOfMeasure: { unit: r.unit },
-});
+/** Context and measurands of the meter value a TransactionEvent Updated carries, by its cause. */
+const UPDATE_SAMPLE: Record<ChangeCause, { context: string; measurands: string }> = {
+  charging: { context: 'Sample.Periodic', measurands: 'MeterValuesSampledData' },
+  suspended_ev: { context: 'Sample.Periodic', measurands: 'MeterValuesSampledData' },
+  suspended_evse: { context: 'Sample.Periodic', measurands: 'MeterValuesSampledData' },
+  meter: { context: 'Sample.Periodic', measurands: 'MeterValuesSampledData' },
+  rate: { context: 'Sample.Periodic', measurands: 'MeterValuesSampledData' },
+  trigger: { context: 'Trigger', measurands: 'MeterValuesSampledData' },
+  clock: { context: 'Sample.Clock', measurands: 'MeterValuesAlignedData' },
+};
+
+/** 2.x SampledValue: the value as a number, its unit in `unitOfMeasure` (units as 1.6 names them). */
+const reading2: WriteReading = (measurand, value, unit, context, phase, location) => {
+  const v: Record<string, unknown> = { value, context, measurand };
+  if (phase) v.phase = phase;
+  if (location) v.location = location;
+  v.unitOfMeasure = { unit };
+  return v;
+};
+
+/** 2.x's MeasurandEnumType has no Temperature (a device-model variable there). */
+const MEASURANDS_2 = READABLE_MEASURANDS.filter((m) => m !== 'Temperature');
+const MASK_2 = measurandMask(MEASURANDS_2);
 
 const meterValue2 = (ctx: ChargerContext, c: Connector, at: number, context: string, measurands?: string) =>
-  meterValue(ctx, c, at, context, reading2, measurands);
+  meterValue(ctx, c, at, context, reading2, MASK_2, measurands);
 
 function transactionEvent(
   ctx: ChargerContext,
@@ -89,6 +106,7 @@ function transactionEvent(
     ...(extra.withToken
       ? { idToken: { idToken: tx.idTag.slice(0, 36), type: tx.idType ?? 'ISO14443' } }
       : {}),
+    ...(eventType === 'Started' && tx.reservationId !== undefined ? { reservationId: tx.reservationId } : {}),
     evse: { id: c.id, connectorId: 1 },
     meterValue: meterValue2(ctx, c, at, extra.context, extra.measurands),
   });
@@ -97,7 +115,7 @@ function transactionEvent(
 export const ocpp2Wire: OcppWire = {
   bootNotification: (ctx) =>
     call('BootNotification', {
-      reason: 'PowerUp',
+      reason: ctx.bootReason ?? 'PowerUp',
       chargingStation: {
         model: ctx.model.boot_model.slice(0, 20),
         vendorName: ctx.model.boot_vendor.slice(0, 50),
@@ -138,7 +156,8 @@ export const ocpp2Wire: OcppWire = {
 
   txUpdated: (ctx, c, cause, at) =>
     transactionEvent(ctx, c, 'Updated', CHANGE_TRIGGER[cause], at, {
-      context: cause === 'trigger' ? 'Trigger' : 'Sample.Periodic',
+      context: UPDATE_SAMPLE[cause].context,
+      measurands: getSetting(ctx, UPDATE_SAMPLE[cause].measurands),
     }),
 
   txEnded: (ctx, c, cause, at) =>
@@ -155,8 +174,19 @@ export const ocpp2Wire: OcppWire = {
 
   outboxPayload: (_ctx, item) => item.payload,
 
-  meterValues: (ctx, c, at) =>
-    call('MeterValues', { evseId: c.id, meterValue: meterValue2(ctx, c, at, 'Trigger') }),
+  measurands: MEASURANDS_2,
+
+  meterValues: (ctx, c, at, cause = 'trigger') =>
+    call('MeterValues', {
+      evseId: c.id,
+      meterValue: meterValue2(
+        ctx,
+        c,
+        at,
+        UPDATE_SAMPLE[cause].context,
+        getSetting(ctx, UPDATE_SAMPLE[cause].measurands),
+      ),
+    }),
 
   clearCacheCall: () => call('ClearCache', {}),
 
@@ -214,4 +244,9 @@ export const ocpp2Wire: OcppWire = {
   settingName: (key) => `${SETTINGS[key].component}.${SETTINGS[key].variable}`,
 
   csmsCalls: OCPP2_CALLS,
+
+  // Reservations: H04 ReservationStatusUpdate.
+  reservationUpdate: (reservationId, status) =>
+    call('ReservationStatusUpdate', { reservationId, reservationUpdateStatus: status }),
+  authorizeGroup: (p) => p?.idTokenInfo?.groupIdToken?.idToken,
 };

@@ -1,34 +1,112 @@
 // Meter readings of a connector as MeterValue objects, for both versions: which measurands are
-// read (MeterValuesSampledData / StopTxnSampledData) is shared; how one reading is written is the
-// version's (1.6: value as a string and `unit`; 2.0.1: a number and `unitOfMeasure`).
+// read (MeterValuesSampledData, MeterValuesAlignedData, StopTxnSampledData) and what they read is
+// shared; how one reading is written is the version's (1.6: value as a string and `unit`; 2.0.1:
+// a number and `unitOfMeasure`). The readings agree with each other: the power is the sum over the
+// phases of voltage x current, the energy register integrates the power (core/power.ts).
 import type { ChargerContext, Connector } from '../core/context.ts';
-import { getSetting } from '../core/settings.ts';
+import { READABLE_MEASURANDS as MEASURANDS, getSetting, type Measurand } from '../core/settings.ts';
+import { ampsAt, offeredW, phasesOf, ratedW, voltageOf } from '../core/power.ts';
+import { bodyTemperature } from '../core/ev-battery.ts';
 import { iso } from './basics.ts';
 
-export interface Reading {
-  measurand: 'Energy.Active.Import.Register' | 'Power.Active.Import' | 'SoC';
-  value: number;
-  unit: 'Wh' | 'W' | 'Percent';
-  location?: 'EV';
+export type Unit = 'Wh' | 'W' | 'A' | 'V' | 'Percent' | 'Celsius';
+export type Phase = 'L1' | 'L2' | 'L3' | 'L1-N' | 'L2-N' | 'L3-N';
+export type Location = 'EV' | 'Body';
+
+/** Writes one reading as the version's SampledValue. */
+export type WriteReading = (
+  measurand: Measurand,
+  value: number,
+  unit: Unit,
+  context: string,
+  phase: Phase | undefined,
+  location: Location | undefined,
+) => Record<string, unknown>;
+
+const CURRENT_PHASES: readonly Phase[] = ['L1', 'L2', 'L3'];
+const VOLTAGE_PHASES: readonly Phase[] = ['L1-N', 'L2-N', 'L3-N'];
+
+/** Bit of each measurand in a mask; the order of MEASURANDS is the order readings are written in. */
+const BIT = Object.fromEntries(MEASURANDS.map((m, i) => [m, 1 << i])) as Record<Measurand, number>;
+const ENERGY = BIT['Energy.Active.Import.Register'];
+
+/** Parsed lists by their text: a fleet has a handful of distinct lists, so no parsing per sample. */
+const masks = new Map<string, number>();
+
+/** The mask of a list of measurands (an adapter's, once). */
+export function measurandMask(list: readonly string[]): number {
+  return maskOf(list.join(','));
 }
 
-export type WriteReading = (r: Reading, context: string) => Record<string, unknown>;
+function maskOf(list: string): number {
+  let mask = masks.get(list);
+  if (mask === undefined) {
+    mask = 0;
+    for (const m of list.split(',')) mask |= BIT[m.trim() as Measurand] ?? 0;
+    if (masks.size < 1000) masks.set(list, mask);
+  }
+  return mask;
+}
 
-/** The readings configured by `measurands` (MeterValuesSampledData by default); the energy register at least. */
-function readings(c: Connector, measurands: string): Reading[] {
-  const wanted = new Set(measurands.split(',').map((x) => x.trim()));
-  const out: Reading[] = [];
-  const energy: Reading = {
-    measurand: 'Energy.Active.Import.Register',
-    value: Math.floor(c.meterWh),
-    unit: 'Wh',
-  };
-  if (wanted.has('Energy.Active.Import.Register')) out.push(energy);
-  if (wanted.has('Power.Active.Import'))
-    out.push({ measurand: 'Power.Active.Import', value: Math.round(c.powerW), unit: 'W' });
-  if (wanted.has('SoC') && c.soc !== undefined)
-    out.push({ measurand: 'SoC', value: Math.floor(c.soc), unit: 'Percent', location: 'EV' });
-  if (out.length === 0) out.push(energy);
+const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
+
+/** The readings configured by `measurands` the version carries (`supported`); the energy register when none. */
+function readings(
+  ctx: ChargerContext,
+  c: Connector,
+  at: number,
+  measurands: string,
+  context: string,
+  write: WriteReading,
+  supported: number,
+) {
+  let mask = maskOf(measurands) & supported;
+  if (mask === 0) mask = ENERGY;
+  const out: Record<string, unknown>[] = [];
+  const phases = phasesOf(ctx);
+  const volts = voltageOf(ctx, c);
+  for (let i = 0; i < MEASURANDS.length; i++) {
+    if ((mask & (1 << i)) === 0) continue;
+    const m = MEASURANDS[i];
+    switch (m) {
+      case 'Energy.Active.Import.Register':
+        out.push(write(m, Math.floor(c.meterWh), 'Wh', context, undefined, undefined));
+        break;
+      case 'Power.Active.Import':
+        out.push(write(m, Math.round(c.powerW), 'W', context, undefined, undefined));
+        break;
+      case 'Power.Offered':
+        out.push(write(m, Math.round(offeredW(ctx, c, at)), 'W', context, undefined, undefined));
+        break;
+      case 'Current.Import': {
+        const amps = round(ampsAt(ctx, c, c.powerW), 2);
+        if (phases === 0) out.push(write(m, amps, 'A', context, undefined, undefined));
+        else
+          for (let p = 0; p < phases; p++)
+            out.push(write(m, amps, 'A', context, CURRENT_PHASES[p], undefined));
+        break;
+      }
+      case 'Current.Offered':
+        out.push(
+          write(m, round(ampsAt(ctx, c, offeredW(ctx, c, at)), 2), 'A', context, undefined, undefined),
+        );
+        break;
+      case 'Voltage':
+        if (phases === 0) out.push(write(m, round(volts, 1), 'V', context, undefined, undefined));
+        else
+          for (let p = 0; p < phases; p++)
+            out.push(write(m, round(volts, 1), 'V', context, VOLTAGE_PHASES[p], undefined));
+        break;
+      case 'SoC':
+        if (c.soc !== undefined) out.push(write(m, Math.floor(c.soc), 'Percent', context, undefined, 'EV'));
+        break;
+      case 'Temperature':
+        out.push(
+          write(m, round(bodyTemperature(c.powerW, ratedW(ctx)), 1), 'Celsius', context, undefined, 'Body'),
+        );
+        break;
+    }
+  }
   return out;
 }
 
@@ -39,7 +117,8 @@ export function meterValue(
   at: number,
   context: string,
   write: WriteReading,
+  supported: number,
   measurands = getSetting(ctx, 'MeterValuesSampledData') ?? '',
 ) {
-  return [{ timestamp: iso(at), sampledValue: readings(c, measurands).map((r) => write(r, context)) }];
+  return [{ timestamp: iso(at), sampledValue: readings(ctx, c, at, measurands, context, write, supported) }];
 }

@@ -205,3 +205,41 @@ export function aBootAnswer(o: { status?: 'Accepted' | 'Pending' | 'Rejected'; i
 export function anAuthorizeAnswer(version: OcppVersion, status = 'Accepted') {
   return v16(version) ? { idTagInfo: { status } } : { idTokenInfo: { status } };
 }
+
+/** H01: ReserveNow; connectorId 0 (1.6) / no evseId (2.x) reserves any connector. */
+export function aReserveNow(
+  version: OcppVersion,
+  o: {
+    id?: number;
+    connectorId?: number;
+    idTag?: string;
+    parentIdTag?: string;
+    connectorType?: string;
+    expiresAt: number;
+  },
+): Call {
+  const { id = 1, connectorId = 1, idTag = 'RESERVED-1' } = o;
+  const expiry = new Date(o.expiresAt).toISOString();
+  return v16(version)
+    ? [
+        'ReserveNow',
+        {
+          connectorId,
+          expiryDate: expiry,
+          idTag,
+          reservationId: id,
+          ...(o.parentIdTag ? { parentIdTag: o.parentIdTag } : {}),
+        },
+      ]
+    : [
+        'ReserveNow',
+        {
+          id,
+          expiryDateTime: expiry,
+          idToken: { idToken: idTag, type: 'Central' },
+          ...(connectorId ? { evseId: connectorId } : {}),
+          ...(o.connectorType ? { connectorType: o.connectorType } : {}),
+          ...(o.parentIdTag ? { groupIdToken: { idToken: o.parentIdTag, type: 'Central' } } : {}),
+        },
+      ];
+}

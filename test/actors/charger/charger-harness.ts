@@ -19,6 +19,7 @@ import type {
   LinkEvent,
   LinkInput,
   OcppVersion,
+  SecurityRequest,
   StageEvent,
 } from '../../../actors/charger/charger-ports.ts';
 
@@ -92,6 +93,8 @@ export function harness(version: OcppVersion, opts: HarnessOptions = {}) {
   const results: CommandResult[] = [];
   const answered: { action: string; payload: object; answer?: object; error?: string }[] = [];
   const held: SentCall[] = [];
+  /** Security requests the charger sent its link (the engine's part: keys, certificates, sealing). */
+  const securityRequests: SecurityRequest[] = [];
   const link = {
     starts: 0,
     stops: 0,
@@ -120,6 +123,7 @@ export function harness(version: OcppVersion, opts: HarnessOptions = {}) {
         back({ type: 'link.closed', code: 1006 });
         return;
       }
+      if (e.type === 'link.security') return void securityRequests.push(e.request);
       const call = { id: e.id, action: e.action, payload: e.payload as Record<string, any> };
       calls.push(call);
       answer(call);
@@ -168,6 +172,7 @@ export function harness(version: OcppVersion, opts: HarnessOptions = {}) {
     results,
     answered,
     held,
+    securityRequests,
     link,
     get actor() {
       return actor;

@@ -78,12 +78,9 @@ for (const version of VERSIONS) {
   });
 }
 
-test('ocpp1.6: a CSMS call the charger has no block for is answered NotImplemented (UpdateFirmware)', async () => {
+test('ocpp1.6: a CSMS call the charger has no block for is answered NotImplemented (CostUpdated, not a 1.6 call)', async () => {
   const h = online('ocpp1.6');
-  await assert.rejects(
-    h.csmsCall('UpdateFirmware', { location: 'http://x', retrieveDate: new Date().toISOString() }),
-    /NotImplemented/,
-  );
+  await assert.rejects(h.csmsCall('CostUpdated', { totalCost: 1, transactionId: '1' }), /NotImplemented/);
   h.finish();
 });
 

@@ -38,8 +38,8 @@ test('ocpp2.1: a charger boots, charges and reports with messages valid against 
   await h.csmsCall(...aRemoteStart('ocpp2.1'));
   h.tick(60_000);
   assert.deepEqual(
-    h.callsOf('TransactionEvent').map((c) => c.payload.eventType),
-    ['Started', 'Updated'],
+    h.callsOf('TransactionEvent').map((c) => c.payload.triggerReason),
+    ['RemoteStart', 'ChargingStateChanged', 'MeterValuePeriodic'],
   );
   assertSchemaValid(h, 'ocpp2.1');
   h.stop();

@@ -16,6 +16,21 @@ test('ocpp1.6: GetConfiguration answers the keys asked, and names the unknown on
   h.finish();
 });
 
+test('ocpp1.6: SupportedFeatureProfiles names every profile the charger implements, reservations and firmware included', async () => {
+  const h = online('ocpp1.6');
+  const [entry] = (await h.csmsCall('GetConfiguration', { key: ['SupportedFeatureProfiles'] }))
+    .configurationKey;
+  assert.deepEqual(entry.value.split(',').sort(), [
+    'Core',
+    'FirmwareManagement',
+    'LocalAuthListManagement',
+    'RemoteTrigger',
+    'Reservation',
+    'SmartCharging',
+  ]);
+  h.finish();
+});
+
 test('ocpp1.6: GetConfiguration without keys answers every setting', async () => {
   const h = online('ocpp1.6');
   assert.ok((await h.csmsCall('GetConfiguration', {})).configurationKey.length > 20);

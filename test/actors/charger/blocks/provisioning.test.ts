@@ -93,3 +93,61 @@ for (const version of VERSIONS) {
     h.stop();
   });
 }
+
+// Boot reasons (2.0.1 BootReasonEnumType; 1.6 has none, the schema check in finish() says so).
+const reasons = (h: ReturnType<typeof harness>) => h.callsOf('BootNotification').map((c) => c.payload.reason);
+
+test('ocpp2.0.1: B11 a reboot answered Pending keeps its reason RemoteReset on the retry', async () => {
+  const h = harness('ocpp2.0.1', {
+    answers: {
+      BootNotification: (_p, n) => aBootAnswer(n === 2 ? { status: 'Pending', interval: 20 } : {}),
+    },
+  });
+  h.deploy();
+  assert.deepEqual(await h.csmsCall('Reset', { type: 'Immediate' }), { status: 'Accepted' });
+  h.tick(1_000);
+  assert.equal(h.stage(), 'registering');
+  h.tick(20_000);
+  assert.equal(h.stage(), 'online');
+  assert.deepEqual(reasons(h), ['PowerUp', 'RemoteReset', 'RemoteReset']);
+  h.finish();
+});
+
+test('ocpp2.0.1: B01 a charger brought back by a new process boots with ApplicationReset', () => {
+  const first = harness('ocpp2.0.1');
+  first.deploy();
+  const persisted = JSON.parse(JSON.stringify(first.actor.getPersistedSnapshot()));
+  first.stop();
+  const h = harness('ocpp2.0.1', { snapshot: persisted });
+  h.send({ type: 'RESUME', nextAttempt: true });
+  h.tick(0);
+  assert.equal(h.stage(), 'online');
+  assert.deepEqual(reasons(h), ['ApplicationReset']);
+  h.finish();
+});
+
+test('ocpp2.0.1: B12 a connection lost while a Reset OnIdle waits: that boot is no reboot (PowerUp)', async () => {
+  const h = harness('ocpp2.0.1');
+  h.deploy();
+  h.send({ type: 'PLUG_IN', connectorId: 1 });
+  h.send({ type: 'PRESENT_TOKEN', connectorId: 1, idTag: 'TAG-1' });
+  h.tick(0);
+  assert.deepEqual(await h.csmsCall('Reset', { type: 'OnIdle' }), { status: 'Scheduled' });
+  h.send({ type: 'DISCONNECT' });
+  h.tick(5_000);
+  assert.equal(h.stage(), 'online');
+  h.send({ type: 'UNPLUG', connectorId: 1 });
+  h.tick(5_000);
+  assert.deepEqual(reasons(h), ['PowerUp', 'PowerUp', 'ScheduledReset']);
+  h.finish();
+});
+
+test('ocpp1.6: B01 the boot after a Reset is the 1.6 BootNotification, with no reason', async () => {
+  const h = harness('ocpp1.6');
+  h.deploy();
+  assert.deepEqual(await h.csmsCall('Reset', { type: 'Hard' }), { status: 'Accepted' });
+  h.tick(1_000);
+  assert.equal(h.stage(), 'online');
+  assert.deepEqual(reasons(h), [undefined, undefined]);
+  h.finish();
+});

@@ -52,7 +52,7 @@ for (const version of VERSIONS) {
       assert.equal(ended.eventType, 'Ended');
       assert.equal(ended.triggerReason, 'RemoteStop');
       assert.equal(ended.transactionInfo.stoppedReason, 'Remote');
-      assert.equal(ended.seqNo, 4);
+      assert.equal(ended.seqNo, 5); // Started 0, ChargingStateChanged 1, three samples
     }
     h.finish();
   });
@@ -155,10 +155,25 @@ for (const [message, connectorId, sent] of [
   });
 }
 
+for (const [message, sent] of [
+  ['FirmwareStatusNotification', 'SignedFirmwareStatusNotification'],
+  ['LogStatusNotification', 'LogStatusNotification'],
+] as const) {
+  test(`ocpp1.6: ExtendedTriggerMessage ${message} is Accepted and sends ${sent} (Idle: nothing runs)`, async () => {
+    const h = online('ocpp1.6');
+    assert.deepEqual(await h.csmsCall('ExtendedTriggerMessage', { requestedMessage: message }), {
+      status: 'Accepted',
+    });
+    const last = h.calls.at(-1)!;
+    assert.equal(last.action, sent);
+    assert.equal(last.payload.status, 'Idle');
+    h.finish();
+  });
+}
+
 for (const [message, connectorId, status] of [
   ['StatusNotification', 1, 'Accepted'],
-  ['BootNotification', undefined, 'Accepted'],
-  ['LogStatusNotification', undefined, 'NotImplemented'],
+  ['PublishFirmwareStatusNotification', undefined, 'NotImplemented'],
 ] as const) {
   test(`ocpp2.0.1: F06 TriggerMessage ${message} is ${status}`, async () => {
     const h = online('ocpp2.0.1');
@@ -166,6 +181,21 @@ for (const [message, connectorId, status] of [
     h.finish();
   });
 }
+
+test('ocpp2.0.1: F06.FR.17 TriggerMessage BootNotification once the boot is accepted: Rejected, no boot sent', async () => {
+  const h = online('ocpp2.0.1');
+  assert.deepEqual(await h.csmsCall(...aTrigger('ocpp2.0.1', 'BootNotification')), { status: 'Rejected' });
+  assert.equal(h.callsOf('BootNotification').length, 1);
+  h.finish();
+});
+
+test('ocpp1.6: F06 TriggerMessage BootNotification while online: Accepted, and a BootNotification', async () => {
+  const h = online('ocpp1.6');
+  assert.deepEqual(await h.csmsCall(...aTrigger('ocpp1.6', 'BootNotification')), { status: 'Accepted' });
+  assert.equal(h.callsOf('BootNotification').length, 2);
+  assert.equal(h.stage(), 'online');
+  h.finish();
+});
 
 test('ocpp1.6: B12 Reset Soft stops the transaction with reason SoftReset, answers, then reboots through BootNotification', async () => {
   const h = online('ocpp1.6');

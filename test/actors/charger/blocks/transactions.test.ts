@@ -17,7 +17,7 @@ for (const version of VERSIONS) {
     else
       assert.deepEqual(
         meter.map((c) => c.payload.seqNo),
-        [1, 2, 3],
+        [2, 3, 4], // after Started (0) and ChargingStateChanged (1)
       );
     h.finish();
   });
@@ -143,10 +143,10 @@ test('ocpp2.0.1: E11/E12 offline TransactionEvents carry offline: true and keep 
   assert.deepEqual(
     tx.map((c) => [c.payload.eventType, c.payload.triggerReason, c.payload.seqNo, c.payload.offline]),
     [
-      ['Updated', 'MeterValuePeriodic', 1, true],
       ['Updated', 'MeterValuePeriodic', 2, true],
-      ['Updated', 'ChargingStateChanged', 3, true],
-      ['Ended', 'EVCommunicationLost', 4, true],
+      ['Updated', 'MeterValuePeriodic', 3, true],
+      ['Updated', 'ChargingStateChanged', 4, true],
+      ['Ended', 'EVCommunicationLost', 5, true],
     ],
   );
   assert.equal(tx[2].payload.transactionInfo.chargingState, 'SuspendedEV');

@@ -1,0 +1,101 @@
+// The CSMS's OCPP 1.6 firmware and diagnostics calls (Firmware Management, and the security
+// extension's SignedUpdateFirmware and GetLog): how 1.6 reads them and names their statuses. The
+// behaviour is the firmware and diagnostics blocks'.
+import type { CsmsCall } from '../core/wire.ts';
+import { firmwareStatusNow, updateFirmware, type FirmwareStatus } from '../blocks/firmware.ts';
+import { requestLog, uploadStatusNow, type LogReport } from '../blocks/diagnostics.ts';
+
+/** 1.6 FirmwareStatusNotification's statuses (the signed-update ones are the security extension's). */
+const PLAIN: readonly FirmwareStatus[] = [
+  'Downloading',
+  'Downloaded',
+  'DownloadFailed',
+  'Installing',
+  'Installed',
+  'InstallationFailed',
+];
+const SIGNED: readonly FirmwareStatus[] = [
+  ...PLAIN,
+  'DownloadScheduled',
+  'SignatureVerified',
+  'InvalidSignature',
+  'InstallScheduled',
+  'InstallRebooting',
+];
+
+const DIAGNOSTICS: LogReport['names'] = {
+  Idle: 'Idle',
+  Uploading: 'Uploading',
+  Uploaded: 'Uploaded',
+  UploadFailed: 'UploadFailed',
+};
+const LOG: LogReport['names'] = {
+  Idle: 'Idle',
+  Uploading: 'Uploading',
+  Uploaded: 'Uploaded',
+  UploadFailed: 'UploadFailure',
+  NotSupportedOperation: 'NotSupportedOperation',
+};
+
+const time = (x: string | undefined) => (x === undefined ? undefined : Date.parse(x));
+
+export const FIRMWARE_16_CALLS: Record<string, CsmsCall> = {
+  UpdateFirmware: (p, s) => {
+    updateFirmware(s, {
+      location: p.location,
+      retrieveAt: Date.parse(p.retrieveDate),
+      retries: p.retries,
+      retryIntervalSec: p.retryInterval,
+      report: { action: 'FirmwareStatusNotification', statuses: PLAIN },
+    });
+    return {};
+  },
+  SignedUpdateFirmware: (p, s) => ({
+    status: updateFirmware(s, {
+      location: p.firmware.location,
+      retrieveAt: Date.parse(p.firmware.retrieveDateTime),
+      installAt: time(p.firmware.installDateTime),
+      signature: p.firmware.signature,
+      certificate: p.firmware.signingCertificate,
+      retries: p.retries,
+      retryIntervalSec: p.retryInterval,
+      report: { action: 'SignedFirmwareStatusNotification', requestId: p.requestId, statuses: SIGNED },
+    }),
+  }),
+  GetDiagnostics: (p, s) => {
+    const { fileName } = requestLog(s, {
+      location: p.location,
+      log: 'diagnostics',
+      from: time(p.startTime),
+      to: time(p.stopTime),
+      retries: p.retries,
+      retryIntervalSec: p.retryInterval,
+      report: { action: 'DiagnosticsStatusNotification', names: DIAGNOSTICS },
+    });
+    return { fileName };
+  },
+  GetLog: (p, s) => {
+    const r = requestLog(s, {
+      location: p.log.remoteLocation,
+      log: p.logType === 'SecurityLog' ? 'security' : 'diagnostics',
+      from: time(p.log.oldestTimestamp),
+      to: time(p.log.latestTimestamp),
+      retries: p.retries,
+      retryIntervalSec: p.retryInterval,
+      report: { action: 'LogStatusNotification', requestId: p.requestId, names: LOG },
+    });
+    return { status: r.canceled ? 'AcceptedCanceled' : 'Accepted', filename: r.fileName };
+  },
+};
+
+/** TriggerMessage of the firmware or diagnostics status: the running job's, else Idle. */
+export function triggerTransferStatus16(s: Parameters<CsmsCall>[1], what: string): void {
+  if (what === 'FirmwareStatusNotification') firmwareStatusNow(s, what);
+  else uploadStatusNow(s, what, DIAGNOSTICS);
+}
+
+/** ExtendedTriggerMessage (security extension): the signed firmware job's or the log upload's status. */
+export function extendedTriggerTransferStatus16(s: Parameters<CsmsCall>[1], what: string): void {
+  if (what === 'FirmwareStatusNotification') firmwareStatusNow(s, 'SignedFirmwareStatusNotification');
+  else uploadStatusNow(s, 'LogStatusNotification', LOG);
+}

@@ -1,0 +1,64 @@
+// The CSMS's OCPP 2.0.1 firmware and log calls: L01-L03 UpdateFirmware and N01 GetLog, how 2.x
+// reads them and names their statuses. The behaviour is the firmware and diagnostics blocks'.
+import type { CsmsCall } from '../core/wire.ts';
+import { firmwareStatusNow, updateFirmware, type FirmwareStatus } from '../blocks/firmware.ts';
+import { requestLog, uploadStatusNow, type LogReport } from '../blocks/diagnostics.ts';
+
+const STATUSES: readonly FirmwareStatus[] = [
+  'DownloadScheduled',
+  'Downloading',
+  'Downloaded',
+  'DownloadFailed',
+  'SignatureVerified',
+  'InvalidSignature',
+  'InstallScheduled',
+  'Installing',
+  'InstallRebooting',
+  'Installed',
+  'InstallationFailed',
+];
+
+const LOG: LogReport['names'] = {
+  Idle: 'Idle',
+  Uploading: 'Uploading',
+  Uploaded: 'Uploaded',
+  UploadFailed: 'UploadFailure',
+  NotSupportedOperation: 'NotSupportedOperation',
+};
+
+const time = (x: string | undefined) => (x === undefined ? undefined : Date.parse(x));
+
+export const FIRMWARE_2_CALLS: Record<string, CsmsCall> = {
+  UpdateFirmware: (p, s) => ({
+    status: updateFirmware(s, {
+      location: p.firmware.location,
+      retrieveAt: Date.parse(p.firmware.retrieveDateTime),
+      installAt: time(p.firmware.installDateTime),
+      // L01 secure update when signed; L02 (no signature) installs what it downloaded.
+      ...(p.firmware.signature !== undefined
+        ? { signature: p.firmware.signature, certificate: p.firmware.signingCertificate ?? '' }
+        : {}),
+      retries: p.retries,
+      retryIntervalSec: p.retryInterval,
+      report: { action: 'FirmwareStatusNotification', requestId: p.requestId, statuses: STATUSES },
+    }),
+  }),
+  GetLog: (p, s) => {
+    const r = requestLog(s, {
+      location: p.log.remoteLocation,
+      log: p.logType === 'SecurityLog' ? 'security' : 'diagnostics',
+      from: time(p.log.oldestTimestamp),
+      to: time(p.log.latestTimestamp),
+      retries: p.retries,
+      retryIntervalSec: p.retryInterval,
+      report: { action: 'LogStatusNotification', requestId: p.requestId, names: LOG },
+    });
+    return { status: r.canceled ? 'AcceptedCanceled' : 'Accepted', filename: r.fileName };
+  },
+};
+
+/** TriggerMessage FirmwareStatusNotification / LogStatusNotification: the running job's, else Idle. */
+export function triggerTransferStatus2(s: Parameters<CsmsCall>[1], what: string): void {
+  if (what === 'FirmwareStatusNotification') firmwareStatusNow(s, what);
+  else uploadStatusNow(s, what, LOG);
+}
