@@ -1,0 +1,214 @@
+// The scenario document: the chargers a scenario needs, then its steps (EV and charger actions,
+// waits, expectations, repeats, seeded random choices). One zod schema for the API, the CLI and
+// the published JSON Schema (scenarios/scenario.schema.json, GET /scenarios/schema.json). Every
+// step is an object with exactly one key naming its kind. Strings may hold `${variable}`.
+import { z } from 'zod';
+
+const text = (max = 200) => z.string().min(1).max(max);
+const seconds = z.number().positive().max(3600);
+const connector = z.number().int().min(1).max(100);
+/** A step's charger group (the `id` of an entry of `chargers`); default: every charger. */
+const chargerRef = text(50).optional().describe('The id of an entry of `chargers`; default: all chargers');
+/** Fields a frame's payload must contain (a partial deep match; arrays match element-wise). */
+const fields = z.record(z.string().max(100), z.unknown()).describe('Payload fields that must match');
+
+const target = { charger: chargerRef };
+const onConnector = { ...target, connector: connector.default(1) };
+
+const chargerGroup = z.strictObject({
+  id: z
+    .string()
+    .regex(/^[A-Za-z][A-Za-z0-9_-]{0,49}$/)
+    .describe('How steps name this group'),
+  count: z.number().int().min(1).max(100).default(1),
+  model: text(100).default('abb-terra-ac-wallbox-22').describe('A catalog model slug'),
+  ocpp_version: z.enum(['ocpp1.6', 'ocpp2.0.1', 'ocpp2.1']).default('ocpp1.6'),
+  identity: text(48)
+    .optional()
+    .describe('Identity template; `${index}` is the charger number in the group (1..count)'),
+  security: z
+    .strictObject({
+      profile: z.number().int().min(0).max(3),
+      password: text(200).optional(),
+      ca_pem: z.string().max(100_000).optional(),
+      client_cert_pem: z.string().max(100_000).optional(),
+      client_key_pem: z.string().max(100_000).optional(),
+    })
+    .optional(),
+});
+
+const whoSends = z.enum(['csms', 'charger']).default('csms');
+const frameType = z.enum(['CALL', 'CALLRESULT', 'CALLERROR']);
+
+/** What a frame must be: sender, type, action, payload fields. */
+const frameMatch = {
+  ...target,
+  action: text(100),
+  from: whoSends.describe('Who sent the frame: the central system (default) or the charger'),
+  type: frameType.optional().describe('Default: CALL when the CSMS sends, CALLRESULT when it answers'),
+  payload: fields.optional(),
+  timeout_s: seconds.default(30),
+};
+
+const meterBound = z.strictObject({
+  ...onConnector,
+  measurand: text(100).default('Energy.Active.Import.Register'),
+  at_least: z.number().optional(),
+  at_most: z.number().optional(),
+  within_s: seconds.default(60),
+});
+
+/** Steps that act: each becomes a command of engine/commands/command-kinds.ts (or a restart). */
+const actions = {
+  plug_in: z.strictObject({
+    ...onConnector,
+    ev_max_power_kw: z.number().positive().max(1000).optional(),
+    soc_percent: z.number().min(0).max(100).optional(),
+    battery_kwh: z.number().positive().max(1000).optional(),
+  }),
+  present_token: z.strictObject({ ...onConnector, id_tag: text(36) }),
+  unplug: z.strictObject(onConnector),
+  ev_stops_energy: z.strictObject(onConnector),
+  fault: z.strictObject({ ...onConnector, error_code: text(50).optional() }),
+  clear_fault: z.strictObject(onConnector),
+  disconnect: z.strictObject(target),
+  reboot: z.strictObject(target),
+  configure: z.strictObject({
+    ...target,
+    key: text(50).optional(),
+    component: text(50).optional(),
+    variable: text(50).optional(),
+    value: z.union([z.string().max(1000), z.number(), z.boolean()]),
+  }),
+  clear_cache: z.strictObject(target),
+  send: z.strictObject({ ...target, action: text(100), payload: fields.default({}) }),
+  csms_call: z
+    .strictObject({ ...target, action: text(100), payload: fields.default({}) })
+    .describe(
+      'The central system sends this call (built-in central system, or the --csms-hook of an external one)',
+    ),
+};
+
+const waits = {
+  wait: z.strictObject({ seconds }),
+  wait_for_status: z.strictObject({ ...onConnector, status: text(50), timeout_s: seconds.default(30) }),
+  wait_for_frame: z.strictObject({
+    ...frameMatch,
+    save: z
+      .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), text(200))
+      .optional()
+      .describe('Variables set from the frame: name -> dotted path in the payload'),
+  }),
+};
+
+const expectations = {
+  expect_answer: z
+    .strictObject({
+      ...target,
+      action: text(100),
+      payload: fields.optional(),
+      within_s: seconds.default(10),
+    })
+    .describe('The central system answered the charger’s call of `action` with these fields in time'),
+  expect_call: z
+    .strictObject({ ...target, action: text(100), payload: fields.optional(), within_s: seconds.default(30) })
+    .describe('The central system sent a call of `action` (with these fields) in time'),
+  expect_status: z.strictObject({ ...onConnector, status: text(50), within_s: seconds.default(30) }),
+  expect_meter: meterBound,
+};
+
+const one = <K extends string, S extends z.ZodType>(key: K, schema: S) =>
+  z.strictObject({ [key]: schema } as { [P in K]: S });
+const varName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/);
+
+const STEP_BODIES = { ...actions, ...waits, ...expectations };
+type ControlBodies = {
+  repeat: { times: number; steps: Step[] };
+  choose: { options: Array<{ weight: number; steps: Step[] }> };
+  set: Record<string, string | { one_of: string[] }>;
+};
+type Bodies = { [K in keyof typeof STEP_BODIES]: z.output<(typeof STEP_BODIES)[K]> } & ControlBodies;
+export type StepKind = keyof Bodies;
+export const STEP_KINDS = [...Object.keys(STEP_BODIES), 'repeat', 'choose', 'set'] as StepKind[];
+export const ACTION_KINDS = Object.keys(actions) as StepKind[];
+export const EXPECTATION_KINDS = Object.keys(expectations) as StepKind[];
+export type StepBody<K extends StepKind> = Bodies[K];
+export type Step = { [K in StepKind]: { [P in K]: Bodies[P] } & { name?: string } }[StepKind];
+
+/** The step's kind: its one key besides `name`. */
+export const kindOf = (step: Step): StepKind => Object.keys(step).find((k) => k !== 'name') as StepKind;
+
+/**
+ * The whole document, built twice from the same parts: for parsing, each step is checked against
+ * the schema its key names (so a mistake is reported where it is, not as "no union member
+ * matched"); for the JSON Schema, steps are a union editors can complete.
+ */
+function build(forEditors: boolean) {
+  const stepList: z.ZodType<Step[], unknown> = z.lazy(() => z.array(stepSchema).min(1).max(500));
+  const control = {
+    repeat: z.strictObject({ times: z.number().int().min(1).max(1000), steps: stepList }),
+    choose: z
+      .strictObject({
+        options: z
+          .array(z.strictObject({ weight: z.number().positive().max(1000).default(1), steps: stepList }))
+          .min(1)
+          .max(50),
+      })
+      .describe('Runs one option, picked at random by weight (seeded)'),
+    set: z
+      .record(
+        varName,
+        z.union([text(1000), z.strictObject({ one_of: z.array(text(1000)).min(1).max(1000) })]),
+      )
+      .describe('Variables: a value, or a seeded random pick with one_of'),
+  };
+  const all: Record<StepKind, z.ZodType> = { ...STEP_BODIES, ...control };
+  const named = (k: StepKind) => one(k, all[k]).extend({ name: text(200).optional() });
+  const stepSchema: z.ZodType<Step, unknown> = forEditors
+    ? (z.union(STEP_KINDS.map(named)) as unknown as z.ZodType<Step, unknown>)
+    : (z.unknown().transform((v, ctx) => {
+        const keys =
+          v && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v).filter((k) => k !== 'name') : [];
+        const kind = keys[0] as StepKind;
+        if (keys.length !== 1 || !STEP_KINDS.includes(kind)) {
+          ctx.addIssue({
+            code: 'custom',
+            message:
+              keys.length === 1
+                ? `unknown step '${keys[0]}': one of ${STEP_KINDS.join(', ')}`
+                : 'a step is an object with one key naming its kind (and an optional name)',
+          });
+          return z.NEVER;
+        }
+        const r = named(kind).safeParse(v);
+        if (r.success) return r.data as Step;
+        for (const issue of r.error.issues)
+          ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path as PropertyKey[] });
+        return z.NEVER;
+      }) as unknown as z.ZodType<Step, unknown>);
+  return z.strictObject({
+    name: text(200),
+    description: z.string().max(5000).optional(),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31)
+      .optional()
+      .describe('Seed of the random choices (default: random, reported with the result)'),
+    variables: z.record(varName, z.string().max(1000)).default({}),
+    chargers: z.array(chargerGroup).min(1).max(20),
+    steps: stepList,
+  });
+}
+
+export const scenarioSchema = build(false);
+const editorSchema = build(true);
+
+export type Scenario = z.output<typeof scenarioSchema>;
+export type ChargerGroup = z.output<typeof chargerGroup>;
+
+/** The JSON Schema editors complete scenario files with. */
+export function scenarioJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(editorSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+}

@@ -1,0 +1,107 @@
+// The scenario document: what the schema accepts and how it names a mistake, the JSON Schema file
+// generated from it, variables and seeded choices.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { loadScenario, problemText } from '../../engine/scenarios/load-scenario.ts';
+import { seededRandom, substitute } from '../../engine/scenarios/scenario-vars.ts';
+import { SCHEMA_FILE, schemaText } from '../../tools/scenario/write-schema.ts';
+
+const problemsOf = (text: string) => {
+  const loaded = loadScenario(text);
+  assert.ok('problems' in loaded, 'expected problems');
+  return loaded.problems.map(problemText);
+};
+
+test('a YAML document gets its defaults: model, version, count, connector, time limits', () => {
+  const loaded = loadScenario(`
+name: defaults
+chargers: [{ id: cp }]
+steps:
+  - plug_in: {}
+  - expect_answer: { action: Authorize }
+`);
+  assert.ok('scenario' in loaded);
+  assert.deepEqual(loaded.scenario.chargers[0], {
+    id: 'cp',
+    count: 1,
+    model: 'abb-terra-ac-wallbox-22',
+    ocpp_version: 'ocpp1.6',
+  });
+  assert.deepEqual(loaded.scenario.steps, [
+    { plug_in: { connector: 1 } },
+    { expect_answer: { action: 'Authorize', within_s: 10 } },
+  ]);
+});
+
+test('a JSON document is read as well', () => {
+  const loaded = loadScenario(
+    JSON.stringify({ name: 'json', chargers: [{ id: 'cp' }], steps: [{ wait: { seconds: 1 } }] }),
+  );
+  assert.ok('scenario' in loaded);
+});
+
+test('an unknown step is named with its place and the kinds there are', () => {
+  const [problem] = problemsOf(`
+name: x
+chargers: [{ id: cp }]
+steps:
+  - plug_in: {}
+  - repeat: { times: 2, steps: [{ wait: { seconds: 1 } }, { jump: {} }] }
+`);
+  assert.match(problem, /^steps\.1\.repeat\.steps\.1: unknown step 'jump': one of plug_in, present_token, /);
+});
+
+test('a wrong field of a step is named where it is', () => {
+  assert.deepEqual(
+    problemsOf(`
+name: x
+chargers: [{ id: cp }]
+steps:
+  - present_token: { connector: 0, id_tag: T }
+`),
+    ['steps.0.present_token.connector: Too small: expected number to be >=1'],
+  );
+});
+
+test('a step naming a charger group that is not there is refused', () => {
+  assert.deepEqual(
+    problemsOf(`
+name: x
+chargers: [{ id: cp }]
+steps:
+  - unplug: { charger: other }
+`),
+    ["steps.0.unplug.charger: no charger group 'other'"],
+  );
+});
+
+test('text that is not YAML is refused as such', () => {
+  assert.match(problemsOf('name: [unclosed')[0], /^document: not YAML or JSON/);
+});
+
+test('scenarios/scenario.schema.json is the JSON Schema generated from the zod schema (npm run scenario:schema)', async () => {
+  assert.equal(readFileSync(SCHEMA_FILE, 'utf8'), await schemaText());
+  const schema = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8'));
+  assert.deepEqual(schema.required, ['name', 'chargers', 'steps']);
+});
+
+test('variables: ${name} inside a string is text, a whole ${name} keeps the value as saved', () => {
+  const vars = new Map<string, unknown>([
+    ['tx', 17],
+    ['token', 'TAG-1'],
+  ]);
+  assert.deepEqual(substitute({ transactionId: '${tx}', note: 'tx ${tx} for ${token}' }, vars), {
+    transactionId: 17,
+    note: 'tx 17 for TAG-1',
+  });
+  assert.throws(() => substitute('${nope}', vars), /unknown variable \$\{nope\}/);
+});
+
+test('the same seed gives the same random sequence', () => {
+  const a = seededRandom(42);
+  const b = seededRandom(42);
+  const seqA = Array.from({ length: 5 }, a);
+  assert.deepEqual(seqA, Array.from({ length: 5 }, b));
+  assert.notDeepEqual(seqA, Array.from({ length: 5 }, seededRandom(43)));
+});
