@@ -27,6 +27,13 @@ import { roamingChargingProfileRouter } from './routers/roaming-charging-profile
 import { deploymentDetailRouter } from './routers/deployment-detail-router.ts';
 import { commandListRouter } from './routers/command-list-router.ts';
 import { cpoOcppLogRouter, ocppLogRouter } from './routers/ocpp-log-router.ts';
+// The console (issue 14)
+import { consoleRouter } from './routers/console-router.ts';
+import { fleetRouter } from './routers/fleet-router.ts';
+import { apiDocsRouter } from './routers/api-docs-router.ts';
+import type { MountedRouter } from './openapi/openapi-document.ts';
+import { scenarioRunsRouter, scenarioSchemaRouter } from './routers/scenario-runs-router.ts';
+import { trafficRunsRouter } from './routers/traffic-runs-router.ts';
 
 export interface Area {
   router: (deps: ApiDeps) => Router;
@@ -35,7 +42,13 @@ export interface Area {
 }
 
 /** Areas open to anyone (readiness). */
-export const PUBLIC_AREAS: Area[] = [{ router: healthRouter }];
+export const PUBLIC_AREAS: Area[] = [
+  { router: healthRouter },
+  // The console's static files (issue 14)
+  { router: consoleRouter },
+  // Scenario runs (issue 16): the document's JSON Schema, for editors.
+  { router: scenarioSchemaRouter },
+];
 
 /** Areas that need a bearer token. Each area adds its router here. */
 export const AUTHENTICATED_AREAS: Area[] = [
@@ -56,6 +69,11 @@ export const AUTHENTICATED_AREAS: Area[] = [
   { router: commandListRouter },
   { router: ocppLogRouter },
   { router: cpoOcppLogRouter, rateLimited: true },
+  // The console's fleet reads, stage stream and machine diagram (issue 14)
+  { router: fleetRouter },
+  // Scenario runs (issue 16)
+  { router: scenarioRunsRouter },
+  { router: trafficRunsRouter },
 ];
 
 export function createApp(deps: ApiDeps): Koa {
@@ -68,12 +86,35 @@ export function createApp(deps: ApiDeps): Koa {
   const auth = requireAuth(deps.platform.tokens);
   const body = jsonBody(deps.platform.config.bodyLimit);
   const limit = rateLimit(deps.platform.config.rateLimit);
-  for (const area of PUBLIC_AREAS) mount(app, behind([body, rejectUnstorable], area.router(deps)));
-  for (const area of AUTHENTICATED_AREAS) {
-    const before = area.rateLimited ? [auth, limit, body, rejectUnstorable] : [auth, body, rejectUnstorable];
-    mount(app, behind(before, area.router(deps)));
+  for (const { router, authenticated, rateLimited } of apiRouters(deps)) {
+    if (!authenticated) mount(app, behind([body, rejectUnstorable], router));
+    else
+      mount(
+        app,
+        behind(rateLimited ? [auth, limit, body, rejectUnstorable] : [auth, body, rejectUnstorable], router),
+      );
   }
   return app;
+}
+
+/**
+ * Every router of the API as the app mounts it, the API description's own (/openapi.json, /docs)
+ * last: the description is made from this list.
+ */
+export function apiRouters(deps: ApiDeps): MountedRouter[] {
+  // An engine-only node (NODE_ROLE=engine) serves its readiness and its central system, not the API.
+  if (deps.platform.config.cluster.role === 'engine')
+    return [{ router: healthRouter(deps), authenticated: false }];
+  const mounted: MountedRouter[] = [
+    ...PUBLIC_AREAS.map((area) => ({ router: area.router(deps), authenticated: false })),
+    ...AUTHENTICATED_AREAS.map((area) => ({
+      router: area.router(deps),
+      authenticated: true,
+      rateLimited: area.rateLimited ?? false,
+    })),
+  ];
+  mounted.push({ router: apiDocsRouter(() => mounted), authenticated: false });
+  return mounted;
 }
 
 /**

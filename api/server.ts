@@ -1,5 +1,6 @@
 // Starts the whole service on one port: platform (database, broker), engine services and the API.
 import { createServer, type Server } from 'node:http';
+import { recentFrames } from '../engine/message-log/recent-frames.ts';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../engine/platform/config/config.ts';
 import { createLogger, type Logger } from '../engine/platform/log/logger.ts';
@@ -12,6 +13,10 @@ import { createEmspServices } from '../engine/emsp/emsp-services.ts';
 import { createDeploymentsEngine } from '../engine/deployments/deployments-engine.ts';
 import { createCommandsEngine } from '../engine/commands/commands-engine.ts';
 import { startMessageLogService } from '../engine/message-log/message-log-service.ts';
+import { ClusterNode } from '../engine/cluster/cluster-node.ts';
+import { LeaseStore } from '../engine/cluster/lease-store.ts';
+import { ScenarioRuns } from '../engine/scenarios/scenario-runs.ts';
+import { TrafficService } from '../engine/traffic/traffic-service.ts';
 import { createApp } from './app.ts';
 import type { ApiDeps } from './http/deps.ts';
 
@@ -44,6 +49,19 @@ export async function startService(config: Config, log: Logger = createLogger(co
     chargePoints: cpo.chargePoints,
     csmsUrl: () => csmsUrl,
     frames,
+    cluster: (host) =>
+      new ClusterNode({
+        store: new LeaseStore(platform.db, config.cluster.leaseTtlSeconds),
+        host,
+        mqtt: platform.mqtt.client,
+        topicPrefix: config.mqttTopicPrefix,
+        nodeId: platform.node.id,
+        run: platform.node.run,
+        role: config.cluster.role,
+        ttlSeconds: config.cluster.leaseTtlSeconds,
+        log: platform.log.child({ area: 'cluster' }),
+      }),
+    recentLog: (key) => recentFrames(messageLog.messageLog, key),
   });
   const commands = createCommandsEngine(platform, deployments.host);
   const deps: ApiDeps = {
@@ -55,7 +73,17 @@ export async function startService(config: Config, log: Logger = createLogger(co
     deployments,
     commands,
     messageLog,
+    scenarios: new ScenarioRuns({ platform, deployments, commands, messageLog }),
+    traffic: new TrafficService({ deployments, commands }),
   };
+  // Present before anything serves: placement needs the live nodes, and the central system's
+  // connections are online only while their node is.
+  await deployments.cluster.announce().catch(async (err: unknown) => {
+    await cpo.close();
+    await messageLog.close();
+    await platform.close();
+    throw err;
+  });
   const app = createApp(deps);
   const server = createServer(app.callback());
   // The built-in central system's OCPP endpoint shares the API port: ws://HOST:PORT/ocpp/{id}.
@@ -78,7 +106,7 @@ export async function startService(config: Config, log: Logger = createLogger(co
   csmsUrl = `ws://${host}:${port}/ocpp`;
   // Chargers whose desired state is running come back, unfinished background jobs resume.
   // Commands: subscribed before the chargers come back, so none queued meanwhile is missed.
-  await commands.start();
+  if (deployments.cluster.engine) await commands.start();
   await deployments.start().catch(async (err: unknown) => {
     await commands.close();
     await deployments.close();
@@ -97,6 +125,9 @@ export async function startService(config: Config, log: Logger = createLogger(co
     deps,
     close() {
       closing ??= (async () => {
+        // Scenario runs end first: they remove the chargers they deployed.
+        await deps.scenarios.close();
+        await deps.traffic.close();
         // Chargers first: snapshots flushed, actors stopped but not marked stopped (a restart resumes them).
         await commands.close();
         await deployments.close();

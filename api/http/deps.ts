@@ -8,6 +8,8 @@ import type { EmspServices } from '../../engine/emsp/emsp-services.ts';
 import type { DeploymentsEngine } from '../../engine/deployments/deployments-engine.ts';
 import type { CommandsEngine } from '../../engine/commands/commands-engine.ts';
 import type { MessageLogService } from '../../engine/message-log/message-log-service.ts';
+import type { ScenarioRuns } from '../../engine/scenarios/scenario-runs.ts';
+import type { TrafficService } from '../../engine/traffic/traffic-service.ts';
 
 export interface ApiDeps {
   platform: Platform;
@@ -23,4 +25,8 @@ export interface ApiDeps {
   commands: CommandsEngine;
   /** The OCPP message log of chargers and charge points: pages, live streams. */
   messageLog: MessageLogService;
+  /** Scenario runs (issue 16): started, followed and read through the API. */
+  scenarios: ScenarioRuns;
+  /** Generated traffic on locations (issue 16). */
+  traffic: TrafficService;
 }

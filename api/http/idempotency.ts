@@ -15,7 +15,13 @@ import type { IdempotencyStore, StoredAnswer } from '../../engine/platform/idemp
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 
-const headerSchema = z.object({ [IDEMPOTENCY_HEADER]: z.string().min(1).max(255) });
+/** The header's schema (also what the API description shows). */
+export const idempotencyHeader = z.object({
+  [IDEMPOTENCY_HEADER]: z.string().min(1).max(255).meta({
+    description: 'A unique key chosen by the caller; a retry with the same key returns the first answer',
+  }),
+});
+const headerSchema = idempotencyHeader;
 
 /** The Idempotency-Key header; missing or empty: 422 at loc ["header", "Idempotency-Key"]. */
 export function parseIdempotencyKey(ctx: Context): string {

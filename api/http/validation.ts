@@ -111,8 +111,15 @@ export function validateAll<T extends unknown[]>(...parsers: { [K in keyof T]: (
 
 // ---- string parameters (query, path, header) with FastAPI's parsing errors ----
 
-/** An integer given as a string, then checked by `then` (bounds). */
+/**
+ * An integer given as a string, then checked by `then` (bounds). Its meta tells the OpenAPI
+ * description the parsed type, not the string it arrives as.
+ */
 export function intString(then: z.ZodNumber = z.number()) {
+  const bounds = {
+    ...(Number.isFinite(then.minValue) ? { minimum: then.minValue } : {}),
+    ...(Number.isFinite(then.maxValue) ? { maximum: then.maxValue } : {}),
+  };
   return z
     .string()
     .transform((v, ctx) => {
@@ -128,14 +135,15 @@ export function intString(then: z.ZodNumber = z.number()) {
       }
       return Number(t);
     })
-    .pipe(then.int());
+    .pipe(then.int())
+    .meta({ type: 'integer', ...bounds });
 }
 
 const TRUE = new Set(['true', '1', 'yes', 'on', 't', 'y']);
 const FALSE = new Set(['false', '0', 'no', 'off', 'f', 'n']);
 
 export function boolString() {
-  return z.string().transform((v, ctx) => {
+  const parsed = z.string().transform((v, ctx) => {
     const t = v.trim().toLowerCase();
     if (TRUE.has(t)) return true;
     if (FALSE.has(t)) return false;
@@ -147,25 +155,30 @@ export function boolString() {
     });
     return z.NEVER;
   });
+  return parsed.meta({ type: 'boolean' });
 }
 
 /** An ISO 8601 date-time string. */
 export function dateTimeString() {
-  return z.string().transform((v, ctx) => {
-    const ms = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(v.trim())
-      ? Date.parse(v)
-      : NaN;
-    if (Number.isNaN(ms)) {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'Input should be a valid datetime',
-        params: { type: 'datetime_parsing' },
-        input: v,
-      });
-      return z.NEVER;
-    }
-    return new Date(ms);
-  });
+  const parsed = z
+    .string()
+    .max(64)
+    .transform((v, ctx) => {
+      const ms = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(v.trim())
+        ? Date.parse(v)
+        : NaN;
+      if (Number.isNaN(ms)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'Input should be a valid datetime',
+          params: { type: 'datetime_parsing' },
+          input: v,
+        });
+        return z.NEVER;
+      }
+      return new Date(ms);
+    });
+  return parsed.meta({ format: 'date-time' });
 }
 
 // ---- zod issue -> 422 entries ----

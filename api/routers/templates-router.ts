@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { badRequest, fromSource } from '../http/errors.ts';
 import { boolString, parseQuery } from '../http/validation.ts';
 import type { ApiDeps } from '../http/deps.ts';
+import { apiDoc } from '../openapi/route-doc.ts';
+import { templateList } from '../schemas/evcharger-answers.ts';
 
 const OCPP_VERSIONS = ['ocpp1.6', 'ocpp2.0.1'];
 const OCPI_VERSIONS = ['2.1.1', '2.2.1'];
@@ -24,25 +26,38 @@ function checkVersion(name: string, value: string | undefined, allowed: string[]
 
 export function templatesRouter({ templates }: ApiDeps): Router {
   const router = new Router();
-  router.get('/evcharger/templates/locations', async (ctx) => {
-    const q = parseQuery(ctx, templateQuery);
-    const filters = {
-      ocpp_version: checkVersion('ocpp_version', q.ocpp_version, OCPP_VERSIONS),
-      ocpi_version: checkVersion('ocpi_version', q.ocpi_version, OCPI_VERSIONS),
-      connector_type: q.connector_type,
-      include_all: q.include_all,
-    };
-    const list = await fromSource('Template gallery source failed', () => templates.list(filters));
-    ctx.body = {
-      count: list.length,
-      filters: {
-        ocpp_version: filters.ocpp_version ?? null,
-        ocpi_version: filters.ocpi_version ?? null,
-        connector_type: filters.connector_type ?? null,
-        include_all: filters.include_all,
+  router.get(
+    '/evcharger/templates/locations',
+    apiDoc({
+      summary: 'E4 Location templates: ready bodies for POST /evcharger/location',
+      query: templateQuery,
+      examples: { ocpp16: { query: { ocpp_version: 'ocpp1.6', include_all: false } } },
+      responses: { 200: { description: 'The templates that match the filters', schema: templateList } },
+      errors: {
+        400: "Invalid filter: Invalid ocpp_version '<value>'",
+        500: 'Template gallery source failed',
       },
-      templates: list,
-    };
-  });
+    }),
+    async (ctx) => {
+      const q = parseQuery(ctx, templateQuery);
+      const filters = {
+        ocpp_version: checkVersion('ocpp_version', q.ocpp_version, OCPP_VERSIONS),
+        ocpi_version: checkVersion('ocpi_version', q.ocpi_version, OCPI_VERSIONS),
+        connector_type: q.connector_type,
+        include_all: q.include_all,
+      };
+      const list = await fromSource('Template gallery source failed', () => templates.list(filters));
+      ctx.body = {
+        count: list.length,
+        filters: {
+          ocpp_version: filters.ocpp_version ?? null,
+          ocpi_version: filters.ocpi_version ?? null,
+          connector_type: filters.connector_type ?? null,
+          include_all: filters.include_all,
+        },
+        templates: list,
+      };
+    },
+  );
   return router;
 }

@@ -1,23 +1,15 @@
 // Query of GET /evcharger/commands: filters, and offset paging newest first.
 import { z } from 'zod';
 import { intString } from '../http/validation.ts';
-import type { CommandStatus } from '../../engine/commands/command-outcome.ts';
+import { COMMAND_STATUSES, type CommandStatus } from '../../engine/commands/command-outcome.ts';
+import { OFFSET_MAX } from './cpo-groups.ts';
 
 export const COMMAND_LIST_LIMIT_MAX = 500;
 
-const STATUSES = [
-  'queued',
-  'received',
-  'sent',
-  'completed',
-  'rejected',
-  'failed',
-  'timed_out',
-] as const satisfies readonly CommandStatus[];
-
 export const commandListQuery = z.object({
-  deployment_id: z.string().min(1).optional(),
-  status: z.enum(STATUSES).optional(),
+  deployment_id: z.string().min(1).max(64).optional(),
+  // Every status a command can have, `interrupted` included.
+  status: z.enum(COMMAND_STATUSES as readonly [CommandStatus, ...CommandStatus[]]).optional(),
   limit: intString(z.number().min(1).max(COMMAND_LIST_LIMIT_MAX)).optional().default(50),
-  offset: intString(z.number().min(0)).optional().default(0),
+  offset: intString(z.number().min(0).max(OFFSET_MAX)).optional().default(0),
 });

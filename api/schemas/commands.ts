@@ -6,10 +6,10 @@ import { COMMAND_KINDS, EVENT_TYPES, type EventType } from '../../engine/command
 
 /** Spec "Command target": the rules between the fields are checked after parsing (400). */
 export const commandTarget = z.strictObject({
-  deployment_id: z.string().min(1).optional(),
-  identity: z.string().min(1).optional(),
-  location_id: z.string().min(1).optional(),
-  charger_ids: z.array(z.string().min(1)).max(10_000).optional(),
+  deployment_id: z.string().min(1).max(64).optional(),
+  identity: z.string().min(1).max(48).optional(),
+  location_id: z.string().min(1).max(64).optional(),
+  charger_ids: z.array(z.string().min(1).max(64)).max(10_000).optional(),
 });
 
 const body = <P extends z.ZodType>(payload: P) => z.strictObject({ target: commandTarget, payload });
@@ -18,4 +18,4 @@ const body = <P extends z.ZodType>(payload: P) => z.strictObject({ target: comma
 export const commandBodies = {} as Record<EventType, z.ZodType>;
 for (const type of EVENT_TYPES) commandBodies[type] = body(COMMAND_KINDS[type].payload as z.ZodType);
 
-export const commandIdPath = z.object({ command_id: z.string() });
+export const commandIdPath = z.object({ command_id: z.string().max(64) });

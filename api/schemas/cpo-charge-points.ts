@@ -14,7 +14,7 @@ export const createChargePointBody = z.strictObject({
   ocpp_version: z.enum(['ocpp1.6', 'ocpp2.0.1', 'ocpp2.1']).optional(),
   charge_point_vendor: z.string().max(50).optional(),
   charge_point_model: z.string().max(50).optional(),
-  location_id: z.number().int().min(1).optional(),
+  location_id: z.number().int().min(1).max(2_147_483_647).optional(),
   coordinates: z.string().max(64).optional(),
   floor_level: z.string().max(16).optional(),
   parking_restrictions: z.array(z.string().max(64)).max(20).optional(),

@@ -5,7 +5,7 @@ import { intString } from '../http/validation.ts';
 
 export const createTokenGroupBody = z.strictObject({
   name: z.string().min(1).max(255),
-  location_ids: z.array(z.number().int().min(1)).max(10_000).default([]),
+  location_ids: z.array(z.number().int().min(1).max(2_147_483_647)).max(10_000).default([]),
 });
 export type CreateTokenGroupBody = z.infer<typeof createTokenGroupBody>;
 
@@ -15,7 +15,7 @@ export const createVoucherGroupBody = z.strictObject({
 });
 export type CreateVoucherGroupBody = z.infer<typeof createVoucherGroupBody>;
 
-export const groupPath = z.object({ id: intString(z.number().min(1)) });
+export const groupPath = z.object({ id: intString(z.number().min(1).max(2_147_483_647)) });
 
 /** Past any real list; keeps OFFSET a small number for the database. */
 export const OFFSET_MAX = 1_000_000_000;

@@ -61,8 +61,8 @@ export const businessDetails = z.strictObject({
   logo: opt(image),
 });
 const period = z.strictObject({
-  period_begin: z.iso.datetime({ offset: true }),
-  period_end: z.iso.datetime({ offset: true }),
+  period_begin: z.iso.datetime({ offset: true }).max(64),
+  period_end: z.iso.datetime({ offset: true }).max(64),
 });
 export const openingTimes = z.strictObject({
   twentyfourseven: opt(z.boolean()),

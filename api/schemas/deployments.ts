@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { dateTimeString, intString } from '../http/validation.ts';
 import { RUNTIME_ACTIONS } from '../../engine/deployments/deployment-service.ts';
 import { chargerSecurity } from './charger-security.ts';
+import { OFFSET_MAX } from './cpo-groups.ts';
 import { securityProblems } from '../../engine/deployments/charger-security.ts';
 
 /** E10's bound on `limit` (documented in the README). */
@@ -131,6 +132,7 @@ export const createLocationBody = z
     city: z.string().max(255).optional(),
     country: z
       .string()
+      .max(3)
       .regex(/^[A-Z]{3}$/, 'country is a three-letter ISO 3166-1 alpha-3 code such as NLD')
       .optional(),
     coordinates: z
@@ -138,6 +140,7 @@ export const createLocationBody = z
       .optional(),
     timezone: z
       .string()
+      .max(64)
       .refine(isTimeZone, { message: 'timezone is an IANA time zone name such as Europe/Amsterdam' })
       .optional(),
     /** Default for chargers that do not name their own. */
@@ -172,13 +175,16 @@ export const createLocationBody = z
 
 export type CreateLocationInput = z.infer<typeof createLocationBody>;
 
-export const deploymentIdQuery = z.object({ deployment_id: z.string().min(1) });
-export const locationIdQuery = z.object({ location_id: z.string().min(1) });
+/** Deployment and location ids are uuids; the bound leaves room for any id a client may hold. */
+const objectId = z.string().min(1).max(64);
+
+export const deploymentIdQuery = z.object({ deployment_id: objectId });
+export const locationIdQuery = z.object({ location_id: objectId });
 
 export const runtimeOpBody = z.strictObject({
   action: z.enum(RUNTIME_ACTIONS),
-  deployment_id: z.string().min(1).optional(),
-  location_id: z.string().min(1).optional(),
+  deployment_id: objectId.optional(),
+  location_id: objectId.optional(),
 });
 
 export const eventsQuery = z.object({
@@ -189,7 +195,7 @@ export const eventsQuery = z.object({
 });
 
 export const deploymentsQuery = z.object({
-  location_id: z.string().min(1).optional(),
+  location_id: objectId.optional(),
   limit: intString(z.number().min(1).max(DEPLOYMENTS_LIMIT_MAX)).optional().default(50),
-  offset: intString(z.number().min(0)).optional().default(0),
+  offset: intString(z.number().min(0).max(OFFSET_MAX)).optional().default(0),
 });

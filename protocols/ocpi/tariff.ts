@@ -24,7 +24,7 @@ export const DAYS_OF_WEEK = [
 /** A decimal as a string ("0.25"); a JSON number is accepted and written as a string. */
 export const decimalString = z
   .union([
-    z.number(),
+    z.number().min(-1e12).max(1e12),
     z
       .string()
       .max(32)
@@ -78,13 +78,13 @@ export const tariffBodySchema = z.object({
   min_price: priceSchema.nullish(),
   max_price: priceSchema.nullish(),
   elements: z.array(tariffElementSchema).max(100).nullish(),
-  start_date_time: z.iso.datetime({ offset: true }).nullish(),
-  end_date_time: z.iso.datetime({ offset: true }).nullish(),
+  start_date_time: z.iso.datetime({ offset: true }).max(64).nullish(),
+  end_date_time: z.iso.datetime({ offset: true }).max(64).nullish(),
   energy_mix: z
     .record(z.string().max(64), z.unknown())
     .refine((m) => JSON.stringify(m).length <= 8_192, 'energy_mix is at most 8 KB of JSON')
     .nullish(),
-  last_updated: z.iso.datetime({ offset: true }).optional(),
+  last_updated: z.iso.datetime({ offset: true }).max(64).optional(),
 });
 export type TariffBody = z.infer<typeof tariffBodySchema>;
 

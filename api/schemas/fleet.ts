@@ -1,0 +1,60 @@
+// Request shapes of the console's fleet reads (GET /evcharger/fleet/...).
+import { z } from 'zod';
+import { intString } from '../http/validation.ts';
+
+export const FLEET_LIMIT_MAX = 500;
+
+export const fleetQuery = z.object({
+  q: z.string().max(128).optional(),
+  stage: z.string().min(1).max(32).optional(),
+  outcome: z.enum(['in_progress', 'succeeded', 'failed', 'stuck', 'recovered']).optional(),
+  limit: intString(z.number().min(1).max(FLEET_LIMIT_MAX)).optional().default(50),
+  offset: intString(z.number().min(0).max(1_000_000)).optional().default(0),
+});
+
+// ---- answers, for the API description ----
+
+const dateTime = z.iso.datetime({ offset: true });
+
+export const fleetSummary = z.object({
+  total: z.number().int(),
+  stages: z.record(z.string(), z.number().int()).meta({ description: 'Deployments per stage' }),
+  outcomes: z.record(z.string(), z.number().int()).meta({ description: 'Deployments per outcome' }),
+});
+
+export const fleetItem = z.object({
+  deployment_id: z.string(),
+  identity: z.string(),
+  ocpp_version: z.string(),
+  model: z.string(),
+  location_id: z.string().nullable(),
+  stage: z.string(),
+  outcome: z.string(),
+  code: z.string().nullable(),
+  hint: z.string().nullable(),
+  updated_at: dateTime,
+});
+
+export const fleetPage = z.object({
+  items: z.array(fleetItem),
+  total: z.number().int().meta({ description: 'Deployments matching the filters' }),
+  next_offset: z.number().int().nullable(),
+});
+
+/** A state of the machine; `states` holds its children in the same shape (not spelt out: recursive). */
+const diagramNode = z.object({
+  id: z.string(),
+  key: z.string(),
+  type: z.string(),
+  initial: z.string().nullable(),
+  transitions: z.array(z.object({ event: z.string(), targets: z.array(z.string()) })),
+  states: z.array(z.unknown()).meta({ description: 'Child states, each of this same shape' }),
+});
+
+export const machineView = z.object({
+  machine: diagramNode.meta({ description: "The charger's state machine, read from its definition" }),
+  value: z.unknown().meta({ description: 'The stored state value, or null before the first snapshot' }),
+  active: z.array(z.string()).meta({ description: 'Ids of the active states' }),
+});
+
+export const consoleFile = z.object({ file: z.string().min(1).max(64) });
