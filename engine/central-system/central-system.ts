@@ -39,6 +39,8 @@ export interface CentralSystemOptions {
   keepaliveMs?: number;
   /** The OCPP message log: each connection's frames, keyed by the charge point's id. */
   frames?: (chargePointPk: string) => FrameObserver | undefined;
+  /** What the charge points' rows record as the node of their connection (the engine node's id / run); random when unset. */
+  nodeId?: string;
 }
 
 const PATH = /^\/ocpp\/([^/?]+)\/?(?:\?.*)?$/;
@@ -53,7 +55,7 @@ interface Attempt {
 }
 
 export class CentralSystem {
-  readonly nodeId = randomBytes(8).toString('hex');
+  readonly nodeId: string;
   readonly #opts: CentralSystemOptions;
   readonly #store: CsmsStore;
   readonly #lookup: IdentityLookup;
@@ -70,6 +72,8 @@ export class CentralSystem {
 
   constructor(opts: CentralSystemOptions) {
     this.#opts = opts;
+    // Node id / run: a gone node's connections are set offline by the others (engine/cluster).
+    this.nodeId = opts.nodeId ?? randomBytes(8).toString('hex');
     this.#store = new CsmsStore(opts.db);
     this.#lookup = new IdentityLookup(opts.db);
     this.#writer = new WriteBehind(opts.db, opts.log, this.nodeId, this.#presenceOf, opts.flushIntervalMs);

@@ -43,6 +43,7 @@ export async function startCpoServices(
     heartbeatIntervalSeconds,
     callTimeoutMs,
     frames: opts.frames,
+    nodeId: platform.node.tag,
   });
   await Promise.all([caller.start(), centralSystem.start()]);
   const locations = new LocationStore(db);

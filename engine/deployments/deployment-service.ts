@@ -8,6 +8,7 @@ import type { Logger } from '../platform/log/logger.ts';
 import type { ChargerCredentials } from './charger-credentials.ts';
 import type { ChargerSecurity } from './charger-security.ts';
 import type { ChargerHost } from './charger-host.ts';
+import type { FleetPlacement } from './fleet-placement.ts';
 import type { DeploymentRow, DeploymentStore, LocationFailure, NewDeployment } from './deployment-store.ts';
 import type { DeploymentWriteBehind } from './deployment-write-behind.ts';
 import type { Job, JobStore } from './job-store.ts';
@@ -71,6 +72,8 @@ export interface DeploymentServiceDeps {
   store: DeploymentStore;
   jobs: JobStore;
   host: ChargerHost;
+  /** Which node runs each charger (several nodes on one database and broker). */
+  placement: FleetPlacement;
   writer: DeploymentWriteBehind;
   catalog: CatalogStore;
   chargePoints: ChargePointStore;
@@ -104,7 +107,7 @@ export class DeploymentService {
   async delete(orgId: string, deploymentId: string): Promise<boolean> {
     const row = await this.d.store.get(orgId, deploymentId);
     if (!row) return false;
-    await this.d.host.remove(row.id);
+    await this.d.placement.remove([row.id]);
     this.d.credentials.forget(row.id);
     return this.d.store.delete(orgId, row.id);
   }
@@ -197,7 +200,7 @@ export class DeploymentService {
       ...(await this.d.store.idsOfLocation(locationId)),
       ...this.d.host.idsOfLocation(locationId),
     ]);
-    await this.d.host.removeAll([...ids]);
+    await this.d.placement.remove([...ids]);
     for (const id of ids) this.d.credentials.forget(id);
     return this.d.store.deleteLocation(orgId, locationId);
   }
@@ -237,12 +240,12 @@ export class DeploymentService {
     switch (action) {
       case 'stop':
         await this.d.store.setDesired(row.id, 'stopped');
-        this.d.host.stop(row.id);
+        await this.d.placement.stop(row.id);
         return;
       case 'start':
       case 'restart':
         await this.d.store.setDesired(row.id, 'running');
-        this.d.host.start(row, action === 'restart');
+        await this.d.placement.startCharger(row, action === 'restart');
         return;
       case 'delete':
         await this.delete(orgId, row.id);
@@ -307,11 +310,12 @@ export class DeploymentService {
       if (!registered) return { kind: 'conflict', ...registeredElsewhere(target.identity) };
     } else if (await this.d.credentials.takesOver(orgId, target.identity, target.ws_url))
       return { kind: 'conflict', ...registeredElsewhere(target.identity) };
-    const row = await this.d.store.create(orgId, target);
+    const lease = this.d.placement.placeNew();
+    const row = await this.d.store.create(orgId, target, lease);
     if (!row) return { kind: 'conflict', ...identityTaken(target.identity) };
     // Its credentials at the built-in central system: the hash there, the password sealed in the row.
     if (!target.ws_url) await this.d.credentials.issueBuiltIn(orgId, target.identity);
-    this.d.host.deploy(row);
+    this.d.placement.deployed(row, lease?.nodeId);
     return { kind: 'created', row };
   }
 

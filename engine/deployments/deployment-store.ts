@@ -62,7 +62,7 @@ export interface LocationFailure {
   hint: string;
 }
 
-const ROW = `id::text AS id, organization_id, location_id::text AS location_id, identity, model, charger_model,
+export const ROW = `id::text AS id, organization_id, location_id::text AS location_id, identity, model, charger_model,
   ocpp_version, ws_url, desired, stage, outcome, attempt, snapshot, snapshot_version`;
 
 // Ids are uuids; anything else can name no row (and must not reach a uuid cast).
@@ -72,15 +72,28 @@ export const isUuid = (id: string): boolean => UUID.test(id);
 export class DeploymentStore {
   constructor(private readonly db: Queryable) {}
 
-  /** undefined when the identity already has a live deployment in the organization. */
-  async create(orgId: string, d: NewDeployment): Promise<DeploymentRow | undefined> {
+  /**
+   * undefined when the identity already has a live deployment in the organization. With `lease`,
+   * the charger's lease for the node that will run it is written in the same statement.
+   */
+  async create(
+    orgId: string,
+    d: NewDeployment,
+    lease?: { nodeId: string; ttlSeconds: number },
+  ): Promise<DeploymentRow | undefined> {
     const { rows } = await this.db.query<DeploymentRow>(
-      `INSERT INTO evc_deployments (organization_id, identity, model, charger_model, ocpp_version, ws_url,
-         charger_name, brand_slug, connector_type, location_id, security_profile, security_has_password,
-         security_has_client_cert, security_sealed)
-       VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-       ON CONFLICT (organization_id, identity) DO NOTHING
-       RETURNING ${ROW}`,
+      `WITH d AS (
+         INSERT INTO evc_deployments (organization_id, identity, model, charger_model, ocpp_version, ws_url,
+           charger_name, brand_slug, connector_type, location_id, security_profile, security_has_password,
+           security_has_client_cert, security_sealed)
+         VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+         ON CONFLICT (organization_id, identity) DO NOTHING
+         RETURNING ${ROW}
+       ), lease AS (
+         INSERT INTO evc_charger_leases (deployment_id, node_id, expires_at)
+         SELECT id::uuid, $15, now() + make_interval(secs => $16::double precision) FROM d WHERE $15::text IS NOT NULL
+       )
+       SELECT * FROM d`,
       [
         orgId,
         d.identity,
@@ -97,6 +110,8 @@ export class DeploymentStore {
         d.security?.has_password ?? false,
         d.security?.has_client_cert ?? false,
         d.security?.sealed ?? null,
+        lease?.nodeId ?? null,
+        lease?.ttlSeconds ?? 0,
       ],
     );
     return rows[0];
@@ -143,20 +158,6 @@ export class DeploymentStore {
       [orgId, id],
     );
     return (rowCount ?? 0) > 0;
-  }
-
-  /** Every deployment this process must run after a start, in pages (snapshots can be large). */
-  async *running(pageSize = 500): AsyncGenerator<DeploymentRow[]> {
-    let after = '00000000-0000-0000-0000-000000000000';
-    for (;;) {
-      const { rows } = await this.db.query<DeploymentRow>(
-        `SELECT ${ROW} FROM evc_deployments WHERE desired = 'running' AND id > $1 ORDER BY id LIMIT $2`,
-        [after, pageSize],
-      );
-      if (rows.length === 0) return;
-      yield rows;
-      after = rows[rows.length - 1].id;
-    }
   }
 
   /** Deployments and failed location chargers, oldest first. */

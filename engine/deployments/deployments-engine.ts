@@ -3,6 +3,7 @@
 // listens (the routers need it), started once it listens (chargers of the built-in central system
 // connect to it), closed before anything else (snapshots flushed, actors stopped, not marked stopped).
 import type { Platform } from '../platform/platform.ts';
+import type { LogFrame } from '../charger/transfers.ts';
 import type { CatalogStore } from '../catalog/catalog-store.ts';
 import type { ChargePointStore } from '../cpo/charge-point-store.ts';
 import type { FrameObserver } from '../../protocols/ocpp/index.ts';
@@ -15,6 +16,7 @@ import { DeploymentService } from './deployment-service.ts';
 import { DeploymentWriteBehind } from './deployment-write-behind.ts';
 import { JobStore } from './job-store.ts';
 import { StageEventStore } from './stage-event-store.ts';
+import type { FleetNode } from './fleet-placement.ts';
 
 export interface DeploymentsEngine {
   service: DeploymentService;
@@ -23,6 +25,8 @@ export interface DeploymentsEngine {
   host: ChargerHost;
   /** Sealed credentials of the chargers, per connection attempt (the seam for credential changes). */
   credentials: ChargerCredentials;
+  /** This node in a fleet shared by several nodes (leases, placement, hand-over). */
+  cluster: FleetNode;
   /** Rehydrates the chargers that should run and resumes unfinished background jobs. */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -35,6 +39,10 @@ export interface DeploymentsEngineDeps {
   csmsUrl: () => string | undefined;
   /** The OCPP message log: each charger connection's frames, keyed by the deployment id. */
   frames?: (deploymentId: string) => FrameObserver | undefined;
+  /** This node in the fleet, around the host (engine/cluster: leases on this database, control over this broker). */
+  cluster: (host: ChargerHost) => FleetNode;
+  /** The charger's recent OCPP frames, for a diagnostics / log upload (firmware and diagnostics). */
+  recentLog?: (deploymentId: string) => Promise<LogFrame[]>;
 }
 
 export function createDeploymentsEngine(platform: Platform, deps: DeploymentsEngineDeps): DeploymentsEngine {
@@ -60,7 +68,10 @@ export function createDeploymentsEngine(platform: Platform, deps: DeploymentsEng
     defaultCsmsUrl: deps.csmsUrl,
     connectionSettings: (_identity, deploymentId) => credentials.settingsFor(deploymentId),
     onConnectFailure: (_identity, deploymentId, code) => credentials.connectFailed(deploymentId, code),
+    onSecurityRequest: (deploymentId, request, reply) =>
+      credentials.securityRequest(deploymentId, request, reply),
     frameObserver: deps.frames && ((_identity, key) => (key === undefined ? undefined : deps.frames!(key))),
+    recentLog: deps.recentLog && ((_identity, key) => (key === undefined ? [] : deps.recentLog!(key))),
     timings: {
       ...(connecting !== undefined && { connectingDeadlineMs: connecting * 1000 }),
       ...(registering !== undefined && { registeringDeadlineMs: registering * 1000 }),
@@ -68,10 +79,12 @@ export function createDeploymentsEngine(platform: Platform, deps: DeploymentsEng
     },
   });
   const host = new ChargerHost({ runtime, store, writer, log, inspector });
+  const cluster = deps.cluster(host);
   const service = new DeploymentService({
     store,
     jobs,
     host,
+    placement: cluster,
     writer,
     catalog: deps.catalog,
     chargePoints: deps.chargePoints,
@@ -86,14 +99,18 @@ export function createDeploymentsEngine(platform: Platform, deps: DeploymentsEng
     events: new StageEventStore(db),
     host,
     credentials,
+    cluster,
     async start() {
-      await host.rehydrate();
-      await service.runner.resume();
+      await cluster.start();
+      // Background jobs (E7, E9 fan-out) belong to the API: nodes serving it resume them.
+      if (config.cluster.role !== 'engine') await service.runner.resume();
     },
     close() {
       closing ??= (async () => {
         await service.runner.close();
         await host.close();
+        // Snapshots written: the leases go, and the other nodes claim the chargers at once.
+        await cluster.leave();
         inspector?.close();
       })();
       return closing;

@@ -54,3 +54,17 @@ test('a malformed STAGE_DEADLINES is refused with the expected form', () => {
     /connecting=30,registering=120,offline=300/,
   );
 });
+
+// Several nodes (engine/cluster)
+test('the cluster defaults: leases of 15 s, a node that runs the API and chargers', () => {
+  assert.deepEqual(loadConfig({}).cluster, { leaseTtlSeconds: 15, role: 'all' });
+  assert.deepEqual(loadConfig({ LEASE_TTL_SECONDS: '3', NODE_ROLE: 'engine' }).cluster, {
+    leaseTtlSeconds: 3,
+    role: 'engine',
+  });
+});
+
+test('a NODE_ROLE other than api, engine or all and a LEASE_TTL_SECONDS below 1 are refused', () => {
+  assert.throws(() => loadConfig({ NODE_ROLE: 'both' }), /NODE_ROLE/);
+  assert.throws(() => loadConfig({ LEASE_TTL_SECONDS: '0' }), /LEASE_TTL_SECONDS: must be an integer >= 1/);
+});

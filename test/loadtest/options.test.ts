@@ -16,8 +16,23 @@ test('loadtest options: defaults', () => {
     meterIntervalSec: 30,
     localAddresses: [],
     ocppLog: 'off',
+    nodes: 1,
     help: false,
   });
+});
+
+test('loadtest options: --nodes spreads in-process chargers; --service-pid names the service for --via-api', () => {
+  assert.equal(parseLoadtestOptions(['--nodes', '3', '--chargers', '30000']).nodes, 3);
+  const v = parseLoadtestOptions([
+    '--via-api',
+    'http://127.0.0.1:8080',
+    '--token',
+    't',
+    '--service-pid',
+    '4242',
+  ]);
+  assert.equal(v.servicePid, 4242);
+  assert.equal(v.nodes, 1);
 });
 
 test('loadtest options: every option as the issue names it', () => {
@@ -75,6 +90,16 @@ test('loadtest options: what cannot be run is a UsageError naming the option', (
     [['--via-api', 'ws://x', '--token', 't'], /--via-api must be an http/],
     [['--local-addresses', '127.0.0.9-127.0.0.1'], /--local-addresses/],
     [['--unknown'], /Unknown option '--unknown'/],
+    [['--nodes', '0'], /--nodes must be a whole number from 1 to 64/],
+    [['--nodes', '65'], /--nodes must be a whole number from 1 to 64/],
+    [['--nodes', '4', '--chargers', '3'], /--nodes 4 is more than the 3 chargers/],
+    [['--nodes', '2', '--via-api', 'http://x', '--token', 't'], /--nodes applies to chargers run here/],
+    [
+      ['--nodes', '2', '--ocpp-log', 'on', '--database-url', 'postgres://x/y'],
+      /--ocpp-log on runs in one process/,
+    ],
+    [['--service-pid', '12'], /--service-pid applies to --via-api/],
+    [['--via-api', 'http://x', '--token', 't', '--service-pid', 'abc'], /--service-pid must be a process id/],
   ];
   for (const [argv, message] of cases) {
     assert.throws(

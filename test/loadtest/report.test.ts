@@ -234,7 +234,7 @@ test('report: without a full GC (no --expose-gc) the memory per charger is not g
   );
 });
 
-test("report --via-api: the header says what runs (no sessions), memory is not measured here, CPU is the load test's", () => {
+test("report --via-api: the header says what runs (no sessions); without the service's process, memory is not measured and CPU is the load test's", () => {
   const options = parseLoadtestOptions([
     '--chargers',
     '4',
@@ -263,12 +263,16 @@ test("report --via-api: the header says what runs (no sessions), memory is not m
     /deployed through http:\/\/127\.0\.0\.1:8080 \(POST \/evcharger\/location\) and followed once a second; no sessions/,
   );
   assert.doesNotMatch(text, /% charging/);
-  assert.match(text, /not measured: the chargers run inside the service/);
+  assert.match(
+    text,
+    /service RSS per idle charger \(not measured: the service process was not found on this machine: give --service-pid\)/,
+  );
   assert.match(text, /load-test process CPU whole run \(one core\)/);
   assert.doesNotMatch(text, /engine CPU/);
   assert.equal(r.memory.peakRss, null);
   const html = renderHtml(r);
   assert.match(html, /Round trips happen inside the service/);
+  assert.match(html, /give <code>--service-pid<\/code>/);
   assert.equal((html.match(/<svg /g) ?? []).length, 1, 'only the chargers-online chart');
 });
 

@@ -1,6 +1,7 @@
 // `npm run loadtest -- --via-api`: the chargers are deployed through the service's own API (E7)
 // against the reference central system, followed through GET /evcharger/deployments, and the
-// locations deleted at the end. The report says what ran: no sessions, memory not measured here.
+// locations deleted at the end. The report says what ran: no sessions, and the service's own
+// memory and CPU, read by its pid (here the service runs in the test's process).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MODE, startTestService, type TestService } from '../support/service.ts';
@@ -29,8 +30,17 @@ test(`--via-api: 30 chargers deployed through E7 all come online at the referenc
   assert.equal(report.centralSystem!.calls.BootNotification, 30);
   assert.equal(report.centralSystem!.schemaErrors, 0);
   assert.equal(report.transactions.sessions, 0);
-  assert.equal(report.memory.method, 'not measured');
-  assert.equal(report.cpu.of, 'load-test process');
+  // The service listening on svc.url's port is this process: found by its port, read from /proc.
+  assert.equal(report.servicePid, process.pid);
+  assert.equal(report.memory.method, 'service RSS growth, no GC');
+  assert.equal(report.cpu.of, 'service');
+  assert.ok(report.memory.baselineRss! > 10 * 2 ** 20, String(report.memory.baselineRss));
+  assert.ok(report.memory.peakRss! >= report.memory.baselineRss!);
+  assert.equal(report.memory.heapPerCharger, null, 'no heap reading of another process');
+  assert.ok(
+    report.timeline.some((s) => s.rss > 10 * 2 ** 20),
+    'samples carry the service RSS',
+  );
   assert.ok(
     report.checks.every((c) => c.ok),
     JSON.stringify(report.checks),
@@ -38,6 +48,7 @@ test(`--via-api: 30 chargers deployed through E7 all come online at the referenc
   const text = summaryText(report);
   assert.match(text, /no sessions/);
   assert.doesNotMatch(text, /% charging/);
+  assert.match(text, /service RSS before \/ idle \/ peak +\d+ MB \/ \d+ MB \/ \d+ MB/);
   // The locations were deleted at the end.
   const left = await svc.request('GET', '/evcharger/deployments', { token });
   assert.deepEqual(left.body.items, []);

@@ -2,7 +2,7 @@
 // online, round trips per OCPP action, and samples of the process (RSS, heap, CPU): every 100 ms
 // while chargers come online (a ramp can be shorter than a second), every second after.
 // Fixed-size structures only: counting 25k chargers must not cost the engine it measures.
-import type { Stage, StageEvent } from '../../actors/charger/charger-ports.ts';
+import { STAGES, type Stage, type StageEvent } from '../../actors/charger/charger-ports.ts';
 import type { CallOutcome } from '../../protocols/ocpp/index.ts';
 
 // Log-scale latency buckets: bucket i holds (B(i-1), B(i)] with B(i) = 0.05 ms * 1.1^i, so a
@@ -48,18 +48,7 @@ export class LatencyHistogram {
   }
 }
 
-export const STAGES: readonly Stage[] = [
-  'not_deployed',
-  'queued',
-  'scheduling',
-  'pulling',
-  'starting',
-  'connecting',
-  'registering',
-  'online',
-  'offline',
-  'stopped',
-];
+export { STAGES };
 const STAGE_INDEX = new Map(STAGES.map((s, i) => [s, i]));
 
 export interface ActionStats {
@@ -93,6 +82,12 @@ export interface Sample {
   cpu: number;
 }
 
+/**
+ * Where a sample's memory and CPU come from when the chargers run in other processes (engine
+ * nodes, the service): their summed RSS, heap (0 when unknown) and CPU time so far (ms).
+ */
+export type ProcessSource = () => { rss: number; heapUsed: number; cpuMs: number } | null;
+
 /** Turns a charger identity of this load test (prefix + number) back into its index. */
 export type IndexOf = (identity: string) => number;
 
@@ -120,6 +115,9 @@ export class LoadMetrics {
   ];
   #lastCpu = process.cpuUsage();
   #lastAt = performance.now();
+  /** Set when the chargers run elsewhere: samples read those processes instead of this one. */
+  source: ProcessSource | null = null;
+  #lastSourceCpuMs = 0;
 
   constructor(
     readonly chargers: number,
@@ -135,6 +133,7 @@ export class LoadMetrics {
     this.startedAt = performance.now();
     this.#lastAt = this.startedAt;
     this.#lastCpu = process.cpuUsage();
+    this.#lastSourceCpuMs = this.source?.()?.cpuMs ?? 0;
     this.#history = [{ at: this.startedAt, boots: this.boots, calls: this.calls }];
   }
 
@@ -205,7 +204,14 @@ export class LoadMetrics {
     const elapsed = Math.max(0.001, (at - this.#lastAt) / 1000);
     const cpu = process.cpuUsage(this.#lastCpu);
     this.#lastCpu = process.cpuUsage();
-    const memory = memoryUsage();
+    let memory = memoryUsage();
+    let cpuMs = (cpu.user + cpu.system) / 1000;
+    const other = this.source?.();
+    if (other) {
+      memory = { rss: other.rss, heapUsed: other.heapUsed };
+      cpuMs = Math.max(0, other.cpuMs - this.#lastSourceCpuMs);
+      this.#lastSourceCpuMs = other.cpuMs;
+    }
     const stages: Partial<Record<Stage, number>> = {};
     STAGES.forEach((s, i) => {
       if (this.stageCounts[i] > 0) stages[s] = this.stageCounts[i];
@@ -229,7 +235,7 @@ export class LoadMetrics {
       errors,
       rss: memory.rss,
       heapUsed: memory.heapUsed,
-      cpu: round(((cpu.user + cpu.system) / 1000 / (elapsed * 1000)) * 100, 1),
+      cpu: round((cpuMs / (elapsed * 1000)) * 100, 1),
     };
     this.#window.reset();
     this.#lastAt = at;

@@ -20,6 +20,10 @@ export interface LoadtestOptions {
   /** Deploy through the running service's API at this base URL instead of in this process. */
   viaApi?: string;
   token?: string;
+  /** --via-api: the service's pid to read its memory and CPU (default: found by the API's port). */
+  servicePid?: number;
+  /** Engine processes the chargers are spread over (in-process runs); 1 = this process. */
+  nodes: number;
   /** Source addresses, round-robin per charger (each allows ~28k connections to one server port). */
   localAddresses: string[];
   /** OCPP message log of the chargers run here: off, or on with write-behind to PostgreSQL. */
@@ -28,8 +32,14 @@ export interface LoadtestOptions {
   databaseUrl?: string;
   /** Where to write the JSON report; the HTML report goes next to it (.html). */
   reportFile?: string;
+  /** MeterValuesSampledData of the chargers (absent: the charger's default). */
+  measurands?: string;
   help: boolean;
 }
+
+/** --measurands all: every measurand the charger reads (2.x chargers leave out Temperature, which 2.x lacks). */
+export const ALL_MEASURANDS =
+  'Energy.Active.Import.Register,Power.Active.Import,Power.Offered,Current.Import,Current.Offered,Voltage,SoC,Temperature';
 
 export class UsageError extends Error {}
 
@@ -47,12 +57,18 @@ export const USAGE = `Usage: npm run loadtest -- [options]
   --via-api URL             deploy through the running service's API (POST /evcharger/location),
                             with --token or env TOKEN
   --token TOKEN             bearer token for --via-api
+  --service-pid PID         with --via-api: the service's process, for its memory and CPU
+                            (default: the process listening on the --via-api port here)
+  --nodes N                 run the chargers in N engine processes (and one reference central
+                            system per node), to pass one process's open-files limit (default 1)
   --local-addresses A-B     source addresses round-robin, e.g. 127.0.0.1-127.0.0.8
   --ocpp-log on|off         OCPP message log of the chargers (default off); on writes every frame
                             behind to PostgreSQL (--database-url or DATABASE_URL, schema
                             evsim_loadtest, emptied first)
   --database-url URL        PostgreSQL for --ocpp-log on
   --report FILE             write the JSON report there and the HTML report next to it
+  --measurands all|LIST     MeterValuesSampledData of the chargers (default: the charger's own,
+                            energy and power); all = every measurand the charger reads
   -h, --help                this text
 `;
 
@@ -142,10 +158,13 @@ export function parseLoadtestOptions(
         csms: { type: 'string' },
         'via-api': { type: 'string' },
         token: { type: 'string' },
+        'service-pid': { type: 'string' },
+        nodes: { type: 'string', default: '1' },
         'local-addresses': { type: 'string' },
         report: { type: 'string' },
         'ocpp-log': { type: 'string', default: 'off' },
         'database-url': { type: 'string' },
+        measurands: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -172,6 +191,7 @@ export function parseLoadtestOptions(
     ),
     localAddresses: values['local-addresses'] ? parseAddressRange(values['local-addresses']) : [],
     ocppLog: onOff('ocpp-log', values['ocpp-log']),
+    nodes: number('nodes', values.nodes, (n) => positiveInt(n) && n <= 64, 'a whole number from 1 to 64'),
     help: values.help,
   };
   if (values.csms !== undefined) {
@@ -187,8 +207,19 @@ export function parseLoadtestOptions(
       throw new UsageError('--via-api needs a token: --token or the TOKEN environment variable');
     if (options.localAddresses.length > 0)
       throw new UsageError('--local-addresses applies to chargers run here, not with --via-api');
+    if (options.nodes > 1) throw new UsageError('--nodes applies to chargers run here, not with --via-api');
+    if (values['service-pid'] !== undefined)
+      options.servicePid = number('service-pid', values['service-pid'], positiveInt, 'a process id');
+  } else if (values['service-pid'] !== undefined) {
+    throw new UsageError('--service-pid applies to --via-api');
   }
+  if (options.nodes > options.chargers)
+    throw new UsageError(`--nodes ${options.nodes} is more than the ${options.chargers} chargers to run`);
+  if (options.nodes > 1 && options.ocppLog === 'on')
+    throw new UsageError('--ocpp-log on runs in one process: use it without --nodes');
   if (values.report !== undefined) options.reportFile = values.report;
+  if (values.measurands !== undefined)
+    options.measurands = values.measurands === 'all' ? ALL_MEASURANDS : values.measurands;
   if (options.ocppLog === 'on') {
     if (options.viaApi)
       throw new UsageError('--ocpp-log applies to chargers run here; the service has its own OCPP_LOG');

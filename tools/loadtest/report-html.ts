@@ -115,6 +115,13 @@ export function seriesOf(t: Sample[], value: (s: Sample) => number | null): Poin
   return t.map((s) => [s.t, value(s)]);
 }
 
+const PROCESS_TITLE: Record<LoadtestReport['cpu']['of'], string> = {
+  engine: 'Engine process',
+  'engine nodes': 'Engine processes (summed)',
+  service: 'Service process (by its pid)',
+  'load-test process': 'Load-test process',
+};
+
 export function renderHtml(r: LoadtestReport): string {
   const t = r.timeline;
   const online = lineChart('Chargers online over time', 'seconds', 'chargers', [
@@ -151,9 +158,9 @@ export function renderHtml(r: LoadtestReport): string {
           },
         ]);
   const process =
-    r.mode === 'via-api'
-      ? '<p>The chargers run inside the service with <code>--via-api</code>: its memory and CPU are not measured by this process.</p>'
-      : lineChart('Engine process', 'seconds', 'MB / % of one core', [
+    r.cpu.of === 'load-test process'
+      ? '<p>The chargers run inside the service with <code>--via-api</code>, whose process was not found on this machine (give <code>--service-pid</code>): its memory and CPU are not shown.</p>'
+      : lineChart(PROCESS_TITLE[r.cpu.of], 'seconds', 'MB / % of one core', [
           { label: 'RSS (MB)', color: '#57606a', points: seriesOf(t, (s) => Math.round(s.rss / 1048576)) },
           { label: 'CPU (%)', color: '#d1242f', points: seriesOf(t, (s) => s.cpu) },
         ]);

@@ -31,6 +31,8 @@ export interface LoadtestReport {
     openFiles: number | null;
   };
   mode: 'in-process' | 'via-api';
+  /** --via-api: the service's process whose memory and CPU the report gives; null if not found. */
+  servicePid: number | null;
   /** The central system loaded: the built-in reference one (own process) or --csms. */
   csms: { url: string; builtIn: boolean };
   chargers: number;
@@ -68,7 +70,7 @@ export interface LoadtestReport {
      * read after a full GC, the baseline after warm-up chargers had loaded what all chargers share;
      * or not at all (no --expose-gc, the chargers never all idle, or --via-api).
      */
-    method: 'marginal after a full GC' | 'not measured';
+    method: 'marginal after a full GC' | 'service RSS growth, no GC' | 'not measured';
     /** Why not measured, when not. */
     note: string | null;
     warmupChargers: number;
@@ -76,14 +78,21 @@ export interface LoadtestReport {
     baselineHeapUsed: number | null;
     idleRss: number | null;
     idleHeapUsed: number | null;
-    /** Of the engine (this process); null with --via-api (the chargers run in the service). */
+    /** Of the engine (this process, or the nodes' sum), or of the service with --via-api; null if unknown. */
     peakRss: number | null;
     /** (idle - baseline) / chargers, bytes. */
     rssPerCharger: number | null;
     heapPerCharger: number | null;
   };
-  /** % of one core: the engine's (this process) in-process, the load test's own with --via-api. */
-  cpu: { of: 'engine' | 'load-test process'; steadyPercent: number | null; totalPercent: number };
+  /**
+   * % of one core: the engine's (this process; the nodes' sum with --nodes), the service's with
+   * --via-api (read by its pid), or the load test's own when the service could not be found.
+   */
+  cpu: {
+    of: 'engine' | 'engine nodes' | 'service' | 'load-test process';
+    steadyPercent: number | null;
+    totalPercent: number;
+  };
   /** The chargers' OCPP message log: off, or on with the frames it wrote to PostgreSQL. */
   ocppLog: { enabled: boolean; frames: number | null };
   timeline: Sample[];
@@ -139,6 +148,7 @@ export function buildReport(
   // The database URL may carry a password.
   const { token: _token, help: _help, databaseUrl: _databaseUrl, ...shownOptions } = options;
   const viaApi = options.viaApi !== undefined;
+  const service = viaApi && run.servicePid != null;
   const measured = run.baseline !== null && run.idle !== null;
   const perCharger = (pick: (m: { rss: number; heapUsed: number }) => number) =>
     run.baseline && run.idle ? Math.round((pick(run.idle) - pick(run.baseline)) / options.chargers) : null;
@@ -147,6 +157,7 @@ export function buildReport(
     options: shownOptions,
     machine: machineInfo(),
     mode: options.viaApi ? 'via-api' : 'in-process',
+    servicePid: run.servicePid ?? null,
     csms: { url: csms.url, builtIn: csms.builtIn },
     chargers: options.chargers,
     online: {
@@ -174,11 +185,13 @@ export function buildReport(
     failures: { ...m.failures },
     stuck: m.stuck,
     memory: {
-      method: measured ? 'marginal after a full GC' : 'not measured',
+      method: !measured ? 'not measured' : service ? 'service RSS growth, no GC' : 'marginal after a full GC',
       note: measured
         ? null
         : viaApi
-          ? 'the chargers run inside the service: watch its process'
+          ? service
+            ? 'the chargers were never all online'
+            : 'the service process was not found on this machine: give --service-pid'
           : run.baseline === null
             ? 'run node with --expose-gc (npm run loadtest does)'
             : 'the chargers were never all online and idle',
@@ -187,12 +200,18 @@ export function buildReport(
       baselineHeapUsed: run.baseline?.heapUsed ?? null,
       idleRss: run.idle?.rss ?? null,
       idleHeapUsed: run.idle?.heapUsed ?? null,
-      peakRss: viaApi ? null : run.peakRss,
+      peakRss: viaApi && !service ? null : run.peakRss,
       rssPerCharger: perCharger((m) => m.rss),
-      heapPerCharger: perCharger((m) => m.heapUsed),
+      heapPerCharger: viaApi ? null : perCharger((m) => m.heapUsed),
     },
     cpu: {
-      of: viaApi ? 'load-test process' : 'engine',
+      of: viaApi
+        ? service
+          ? 'service'
+          : 'load-test process'
+        : options.nodes > 1
+          ? 'engine nodes'
+          : 'engine',
       steadyPercent: run.steadyCpu,
       totalPercent: run.totalCpu,
     },
@@ -241,9 +260,11 @@ function table(rows: string[][]): string {
 
 /** What the per-charger memory figures are, in a few words. */
 function memoryLabel(r: LoadtestReport): string {
-  return r.memory.method === 'not measured'
-    ? `not measured: ${r.memory.note}`
-    : `marginal, after a full GC, ${r.memory.warmupChargers} warm-up chargers in the baseline`;
+  if (r.memory.method === 'not measured') return `not measured: ${r.memory.note}`;
+  if (r.memory.method === 'service RSS growth, no GC')
+    return 'the service: RSS when all were online minus RSS before the first, no GC';
+  const nodes = r.options.nodes > 1 ? `, summed over ${r.options.nodes} engine processes` : '';
+  return `marginal, after a full GC, ${r.memory.warmupChargers} warm-up chargers in the baseline${nodes}`;
 }
 
 /** The table printed at the end of a run. */
@@ -257,11 +278,12 @@ export function summaryText(r: LoadtestReport): string {
         ? `deployed through ${o.viaApi} (POST /evcharger/location) and followed once a second; no sessions, ` +
           `heartbeat as the central system answers`
         : `${Math.round(o.chargingShare * 100)} % charging, heartbeat ${o.heartbeatSec} s, ` +
-          `meter values every ${o.meterIntervalSec} s`),
+          `meter values every ${o.meterIntervalSec} s` +
+          (o.measurands ? ` (${o.measurands.split(',').length} measurands)` : '')),
   );
   lines.push(
     `Machine: ${r.machine.cores} cores (${r.machine.cpu}), ${r.machine.memoryGb} GB, Node ${r.machine.node}; ` +
-      `central system: ${r.csms.builtIn ? 'reference, own process' : r.csms.url}`,
+      `central system: ${r.csms.builtIn ? referenceCsms(r.csms.url) : r.csms.url}`,
   );
   lines.push('');
   lines.push(
@@ -298,6 +320,7 @@ export function summaryText(r: LoadtestReport): string {
     );
     lines.push('');
   }
+  const who = r.mode === 'via-api' ? 'service' : 'engine';
   const cs = r.centralSystem;
   const callErrors = cs ? Object.values(cs.callErrors).reduce((a, b) => a + b, 0) : null;
   lines.push(
@@ -319,9 +342,12 @@ export function summaryText(r: LoadtestReport): string {
           .map(([c, n]) => `${c} ${n}`)
           .join(', ') || '0',
       ],
-      [`engine heap per idle charger (${memoryLabel(r)})`, kb(r.memory.heapPerCharger)],
-      [`engine RSS per idle charger (${memoryLabel(r)})`, kb(r.memory.rssPerCharger)],
-      ['engine RSS idle / peak', `${mb(r.memory.idleRss)} / ${mb(r.memory.peakRss)}`],
+      [`${who} heap per idle charger (${memoryLabel(r)})`, kb(r.memory.heapPerCharger)],
+      [`${who} RSS per idle charger (${memoryLabel(r)})`, kb(r.memory.rssPerCharger)],
+      [
+        `${who} RSS before / idle / peak`,
+        `${mb(r.memory.baselineRss)} / ${mb(r.memory.idleRss)} / ${mb(r.memory.peakRss)}`,
+      ],
       [`${r.cpu.of} CPU steady state (one core)`, pct(r.cpu.steadyPercent)],
       [`${r.cpu.of} CPU whole run (one core)`, pct(r.cpu.totalPercent)],
       ['OCPP message log', r.ocppLog.enabled ? `on, ${r.ocppLog.frames ?? '?'} frames written` : 'off'],
@@ -337,3 +363,9 @@ export function summaryText(r: LoadtestReport): string {
   for (const c of r.checks) lines.push(`${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.detail}`);
   return lines.join('\n');
 }
+
+/** The reference central system(s): one own process, or one per engine node with --nodes. */
+const referenceCsms = (urls: string) => {
+  const n = urls.split(' ').length;
+  return n === 1 ? 'reference, own process' : `reference, ${n} own processes (one per engine node)`;
+};

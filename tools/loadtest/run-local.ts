@@ -5,7 +5,8 @@
 // system in this process) so code, schema validators and pools are loaded before the baseline is
 // read; baseline and idle readings follow a full GC (node --expose-gc), else they are not given.
 import { pino } from 'pino';
-import type { ChargerInput, ChargerModel } from '../../actors/charger/charger-ports.ts';
+import type { ChargerInput, ChargerModel, StageEvent } from '../../actors/charger/charger-ports.ts';
+import type { CallOutcome } from '../../protocols/ocpp/index.ts';
 import { createChargerRuntime, type ChargerActor } from '../../engine/charger/charger-runtime.ts';
 import type { ChargerConnectionSettings } from '../../engine/charger/charger-link.ts';
 import { startReferenceCsms } from '../reference-csms/reference-csms.ts';
@@ -61,12 +62,32 @@ export interface LocalRunResult {
   totalCpu: number;
   /** Frames the OCPP message log wrote to PostgreSQL (null: log off). */
   ocppLogFrames?: number | null;
+  /**
+   * --via-api: the service's pid when its memory and CPU were read (baseline = before the first
+   * charger, idle = all online, no GC possible from here; the figures above are the service's);
+   * null when it could not be found.
+   */
+  servicePid?: number | null;
+  /** --nodes: the engine processes the figures above add up (memory and CPU are their sums). */
+  nodes?: number;
 }
 
 export interface LocalRunHooks {
   csmsUrl: string;
   /** Called once a second with the latest sample. */
   onSample?: (sample: Sample) => void;
+  /** --nodes: this process runs the chargers from this index of the fleet on (default 0). */
+  firstIndex?: number;
+  /** --nodes: awaited after the warm-up and baseline, so every node starts its clock together. */
+  ready?: () => Promise<void>;
+  /** --nodes: also told every stage event, answered call and schema error (to the coordinator). */
+  observer?: ChargerObserver;
+}
+
+export interface ChargerObserver {
+  onStage(e: StageEvent): void;
+  onCall(action: string, ms: number, outcome: CallOutcome): void;
+  onSchemaError(): void;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -134,7 +155,15 @@ export function chargingIndexes(chargers: number, share: number): number[] {
 
 export async function runLocal(options: LoadtestOptions, hooks: LocalRunHooks): Promise<LocalRunResult> {
   const N = options.chargers;
-  const metrics = new LoadMetrics(N, indexOf);
+  const first = hooks.firstIndex ?? 0;
+  const metrics = new LoadMetrics(N, first === 0 ? indexOf : (identity) => indexOf(identity) - first);
+  const observer = hooks.observer;
+  const onStage = observer
+    ? (e: StageEvent) => {
+        metrics.onStage(e);
+        observer.onStage(e);
+      }
+    : metrics.onStage;
   const addresses = options.localAddresses.map((localAddress) => ({ localAddress }));
   const connectionSettings =
     addresses.length > 0
@@ -149,8 +178,16 @@ export async function runLocal(options: LoadtestOptions, hooks: LocalRunHooks): 
     log,
     defaultCsmsUrl: () => hooks.csmsUrl,
     connectionSettings,
-    onCallAnswered: (action, ms, outcome) => measuring && metrics.onCall(action, ms, outcome),
-    onSchemaError: () => measuring && metrics.onSchemaError(),
+    onCallAnswered: (action, ms, outcome) => {
+      if (!measuring) return;
+      metrics.onCall(action, ms, outcome);
+      observer?.onCall(action, ms, outcome);
+    },
+    onSchemaError: () => {
+      if (!measuring) return;
+      metrics.onSchemaError();
+      observer?.onSchemaError();
+    },
     frameObserver: ocppLog
       ? (_identity, key) => (key === undefined ? undefined : ocppLog.messageLog.observer(key))
       : undefined,
@@ -159,10 +196,12 @@ export async function runLocal(options: LoadtestOptions, hooks: LocalRunHooks): 
   const config = {
     HeartbeatInterval: String(options.heartbeatSec),
     MeterValueSampleInterval: String(options.meterIntervalSec),
+    ...(options.measurands ? { MeterValuesSampledData: options.measurands } : {}),
   };
   const actors: ChargerActor[] = new Array(N);
   await warmUp(runtime, options);
   const baseline = await settledMemory();
+  await hooks.ready?.();
   measuring = true;
   metrics.restart();
   let peakRss = process.memoryUsage().rss;
@@ -183,14 +222,14 @@ export async function runLocal(options: LoadtestOptions, hooks: LocalRunHooks): 
   const deploy = (i: number) => {
     const actor = runtime.create(
       {
-        identity: identityOf(i),
-        version: versionOf(options, i),
+        identity: identityOf(first + i),
+        version: versionOf(options, first + i),
         model: LOADTEST_MODEL,
         config,
       },
       ocppLog ? randomUUID() : undefined,
     );
-    actor.on('stage', metrics.onStage);
+    actor.on('stage', onStage);
     actor.start();
     actor.send({ type: 'DEPLOY' });
     actors[i] = actor;

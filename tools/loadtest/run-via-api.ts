@@ -2,11 +2,14 @@
 // is what is measured. Locations of up to 1000 chargers go to POST /evcharger/location (E7) at the
 // ramp; GET /evcharger/deployments is polled once a second for every charger's stage; at the end
 // the locations are deleted (E8). Round trips are not visible from here (they happen inside the
-// service); the central system's counts are, when it is the reference one.
+// service); the central system's counts are, when it is the reference one. The service's own RSS
+// and CPU are read from /proc by its pid (--service-pid, or the process listening on the API's
+// port of this machine).
 import { LoadMetrics, type Sample } from './metrics.ts';
 import type { LoadtestOptions } from './options.ts';
 import { identityOf, indexOf, type LocalRunResult, type PhaseMarks } from './run-local.ts';
 import type { Stage, StageOutcome } from '../../actors/charger/charger-ports.ts';
+import { cpuPercentBetween, findListenerPid, readProcess, type ProcessReading } from './process-stats.ts';
 
 const LOCATION_MAX = 1000;
 const PAGE = 500;
@@ -49,6 +52,12 @@ export async function runViaApi(options: LoadtestOptions, hooks: ViaApiHooks): P
 
   const N = options.chargers;
   const metrics = new LoadMetrics(N, indexOf);
+  const pid = options.servicePid ?? localListenerPid(base);
+  const service = () => (pid === null ? null : readProcess(pid));
+  if (pid !== null) metrics.source = () => (service() ? { ...service()!, heapUsed: 0 } : null);
+  const before = service();
+  metrics.restart();
+  let peakRss = before?.rss ?? 0;
   const marks: PhaseMarks = {
     allOnline: null,
     idleMeasuredAt: null,
@@ -81,7 +90,11 @@ export async function runViaApi(options: LoadtestOptions, hooks: ViaApiHooks): P
     polling = polling
       .then(poll)
       .catch((error: Error) => process.stderr.write(`poll failed: ${error.message}\n`))
-      .then(() => hooks.onSample?.(metrics.sample()));
+      .then(() => {
+        const sample = metrics.sample();
+        if (sample.rss > peakRss) peakRss = sample.rss;
+        hooks.onSample?.(sample);
+      });
   }, 1000);
   const remaining = () => (options.durationSec - metrics.now()) * 1000;
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
@@ -113,31 +126,52 @@ export async function runViaApi(options: LoadtestOptions, hooks: ViaApiHooks): P
   }
   while (metrics.everOnline < N && remaining() > 0) await sleep(200);
   if (metrics.everOnline === N) marks.allOnline = metrics.timeToOnline(1);
+  // Idle: the boot traffic drained (a few seconds after the last charger came online).
+  await sleep(Math.min(5000, Math.max(0, remaining())));
+  let idle: ProcessReading | null = null;
+  if (metrics.online === N && remaining() > 0) {
+    idle = service();
+    if (idle) marks.idleMeasuredAt = metrics.now();
+  }
+  let steadyFrom: { reading: ProcessReading | null; at: number } | null = null;
   if (remaining() > 0) {
     marks.steadyFrom = metrics.now();
+    steadyFrom = { reading: service(), at: performance.now() };
     await sleep(remaining());
   }
+  const end = service();
   clearInterval(ticker);
   await polling;
   for (const location of locations)
     await call('DELETE', `/evcharger/location?location_id=${encodeURIComponent(location)}`);
+  const ownCpu = process.cpuUsage(cpuAtStart);
+  const wallMs = metrics.now() * 1000;
   const totalCpu =
-    Math.round(
-      ((process.cpuUsage(cpuAtStart).user + process.cpuUsage(cpuAtStart).system) /
-        1000 /
-        (metrics.now() * 1000)) *
-        1000,
-    ) / 10;
+    before && end
+      ? cpuPercentBetween(before, end, wallMs)
+      : Math.round(((ownCpu.user + ownCpu.system) / 1000 / wallMs) * 1000) / 10;
+  const steadyCpu =
+    steadyFrom?.reading && end
+      ? cpuPercentBetween(steadyFrom.reading, end, performance.now() - steadyFrom.at)
+      : null;
   return {
     metrics,
     marks,
-    baseline: null,
-    idle: null,
+    baseline: before ? { rss: before.rss, heapUsed: 0 } : null,
+    idle: idle ? { rss: idle.rss, heapUsed: 0 } : null,
     warmupChargers: 0,
-    peakRss: 0,
+    peakRss,
     sessions: 0,
     sessionsStopped: 0,
-    steadyCpu: null,
+    steadyCpu,
     totalCpu,
+    servicePid: pid,
   };
+}
+
+/** The pid of the service when its API listens on this machine; null otherwise. */
+function localListenerPid(base: string): number | null {
+  const url = new URL(base);
+  if (!['localhost', '127.0.0.1', '[::1]', '0.0.0.0'].includes(url.hostname)) return null;
+  return findListenerPid(Number(url.port || (url.protocol === 'https:' ? 443 : 80)));
 }

@@ -83,6 +83,9 @@ const envSchema = z.object({
       .regex(/^wss?:\/\//, 'must be a ws:// or wss:// URL')
       .optional(),
   ),
+  // Several nodes sharing one fleet (engine/cluster)
+  LEASE_TTL_SECONDS: intFrom(15, 1),
+  NODE_ROLE: z.enum(['api', 'engine', 'all']).default('all'),
 });
 
 export type Config = {
@@ -116,6 +119,8 @@ export type Config = {
   inspect?: { identities: '*' | string[]; url: string };
   /** The OCPP message log: on or off (the largest load tests), kept this many hours and rows per charger. */
   ocppLog: { enabled: boolean; retentionHours: number; maxPerCharger: number };
+  /** Several nodes: a charger lease lasts this long unless renewed (every third of it); `api`, `engine` or `all`. */
+  cluster: { leaseTtlSeconds: number; role: 'api' | 'engine' | 'all' };
 };
 
 export class ConfigError extends Error {}
@@ -178,6 +183,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retentionHours: e.OCPP_LOG_RETENTION_HOURS,
       maxPerCharger: e.OCPP_LOG_MAX_PER_CHARGER,
     },
+    cluster: { leaseTtlSeconds: e.LEASE_TTL_SECONDS, role: e.NODE_ROLE },
     ...(e.INSPECT
       ? { inspect: { identities: inspectList(e.INSPECT), url: e.INSPECT_URL ?? DEFAULT_INSPECT_URL } }
       : {}),

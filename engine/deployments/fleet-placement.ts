@@ -1,0 +1,28 @@
+// Where the chargers of a fleet shared by several nodes run (the cluster node implements it, see
+// engine/cluster/cluster-node.ts): the deployment service asks it where a new charger goes and
+// sends start, stop, restart and delete to the node that holds the charger.
+import type { DeploymentRow } from './deployment-store.ts';
+
+export interface FleetPlacement {
+  /** The lease a new charger is written with (the least-loaded live engine node), if any node runs chargers. */
+  placeNew(): { nodeId: string; ttlSeconds: number } | undefined;
+  /** The charger written with placeNew()'s lease starts on that node. */
+  deployed(row: DeploymentRow, nodeId: string | undefined): void;
+  /** Start (from stopped) or restart, at the node holding it, or placed anew. */
+  startCharger(row: DeploymentRow, restart: boolean): Promise<void>;
+  stop(deploymentId: string): Promise<void>;
+  /** Stops the chargers wherever they run, before their rows are deleted. */
+  remove(deploymentIds: string[]): Promise<void>;
+}
+
+/** This node in the fleet: placement, plus its own start and hand-over. */
+export interface FleetNode extends FleetPlacement {
+  /** Runs chargers (role engine or all). */
+  readonly engine: boolean;
+  /** Presence written, before the node serves anything. */
+  announce(): Promise<void>;
+  /** Resumes this node's chargers and claims its share of the lapsed ones, then renews and claims every tick. */
+  start(): Promise<void>;
+  /** After the chargers stopped (snapshots written): leases and presence end, the other nodes claim at once. */
+  leave(): Promise<void>;
+}
