@@ -54,7 +54,8 @@ export default tseslint.config(
     // (api/server.ts). The written-down exception: the in-process load test and the footprint
     // benchmark measure the charger runtime itself, so they may run it (engine/charger) with the
     // charger's public ports (actors/charger/charger-ports.ts), and the message log's cost with the
-    // log's standalone form (engine/message-log/standalone.ts). The scenario CLI runs scenarios through
+    // log's standalone form (engine/message-log/standalone.ts), and drive them with generated traffic
+    // (engine/traffic/local-traffic.ts, its config). The scenario CLI runs scenarios through
     // the API; it reads the scenario document's schema and the run's result shape (types, no engine).
     files: ['tools/**'],
     rules: {
@@ -64,7 +65,7 @@ export default tseslint.config(
           patterns: [
             {
               regex:
-                '/(engine|actors|api)/(?!server\\.ts$|charger/charger-(runtime|link|ports)\\.ts$|message-log/standalone\\.ts$|scenarios/scenario-(schema|result)\\.ts$|platform/(config/config|log/logger)\\.ts$)',
+                '/(engine|actors|api)/(?!server\\.ts$|charger/charger-(runtime|link|ports)\\.ts$|message-log/standalone\\.ts$|traffic/(traffic-config|local-traffic)\\.ts$|scenarios/scenario-(schema|result)\\.ts$|platform/(config/config|log/logger)\\.ts$)',
               message: 'tools use the engine as a client: see the exception written in eslint.config.js',
             },
           ],

@@ -68,10 +68,16 @@ export const trafficConfig = z.strictObject({
   fault_rate_per_hour: z.number().min(0).max(10).default(0.01),
   fault_minutes: distribution(20, 10, 1, 24 * 60),
   drop_rate_per_hour: z.number().min(0).max(10).default(0.02),
+  /**
+   * Start in the steady state instead of with every connector free: the sessions of the simulated
+   * day before the start are drawn (silently, same seed), and those still in progress at the start
+   * plug in during its first simulated minute.
+   */
+  warm_start: z.boolean().default(false),
 });
 
 export type TrafficConfig = z.output<typeof trafficConfig>;
 
-/** A change of a running traffic run (PATCH): any field but the seed. */
-export const trafficChange = trafficConfig.omit({ seed: true }).partial();
+/** A change of a running traffic run (PATCH): any field but the seed and the start. */
+export const trafficChange = trafficConfig.omit({ seed: true, warm_start: true }).partial();
 export type TrafficChange = z.output<typeof trafficChange>;

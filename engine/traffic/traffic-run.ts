@@ -23,7 +23,7 @@ export interface TrafficCharger {
 /** Where commands go (the command bus in the service; a recorder in a unit test). */
 export type SendCommand = (charger: TrafficCharger, type: EventType, payload: AnyPayload) => Promise<void>;
 
-type Kind = 'arrive' | 'token' | 'full' | 'leave' | 'fault' | 'clear' | 'drop';
+type Kind = 'arrive' | 'resume' | 'token' | 'full' | 'leave' | 'fault' | 'clear' | 'drop';
 
 interface Due {
   /** Simulated seconds since midnight of day 0. */
@@ -52,7 +52,16 @@ export interface TrafficStatus {
   commands_failed: number;
 }
 
-const PURPOSE = { sessions: 1, faults: 2, drops: 3 } as const;
+const PURPOSE = { sessions: 1, faults: 2, drops: 3, resume: 4 } as const;
+const DAY = 86_400;
+
+/** A session on a connector: plugged once its plug-in was sent (sessions of a warm start's day before are not). */
+interface Live {
+  session: PlannedSession;
+  plugged: boolean;
+  token: boolean;
+  full: boolean;
+}
 /** Sessions kept for reading back (the newest). */
 const KEEP_SESSIONS = 1000;
 
@@ -65,7 +74,11 @@ export class TrafficRun {
   #realAnchor = Date.now();
   #simAnchor: number;
   readonly #streams = new Map<string, Random>();
-  readonly #active = new Set<string>();
+  /** Sessions on connectors (`charger:connector`), plugged in or drawn before a warm start. */
+  readonly #live = new Map<string, Live>();
+  #plugged = 0;
+  /** While a warm start draws the day before: sessions are followed, no command is sent. */
+  #silent = false;
   #counts = { sessions_started: 0, faults: 0, drops: 0, commands_failed: 0 };
 
   constructor(
@@ -77,11 +90,13 @@ export class TrafficRun {
     this.#realAnchor = now();
     this.#simAnchor = config.start_hour * 3600;
     const t = this.#simAnchor;
+    const from = config.warm_start ? t - DAY : t;
     chargers.forEach((c, i) => {
-      for (let k = 1; k <= c.connectors; k++) this.#scheduleArrival(i, k, t);
+      for (let k = 1; k <= c.connectors; k++) this.#scheduleArrival(i, k, from);
       this.#scheduleRate(i, 'fault', t);
       this.#scheduleRate(i, 'drop', t);
     });
+    if (config.warm_start) this.#warmUp(t);
     this.#arm();
   }
 
@@ -97,7 +112,7 @@ export class TrafficRun {
     return {
       running: this.#running,
       sim_time: `d${Math.floor(t / 86400) + 1} ${hh}:${mm}`,
-      sessions_active: this.#active.size,
+      sessions_active: this.#plugged,
       ...this.#counts,
     };
   }
@@ -116,12 +131,29 @@ export class TrafficRun {
     if (!this.#running) return;
     this.#running = false;
     clearTimeout(this.#timer);
-    const leaving = [...this.#active].map((id) => {
+    const leaving = [...this.#live].flatMap(([id, live]) => {
+      if (!live.plugged) return [];
       const [i, k] = id.split(':').map(Number);
-      return this.#command(i, 'unplug', { connector_id: k, evse_id: k });
+      return [this.#command(i, 'unplug', { connector_id: k, evse_id: k })];
     });
-    this.#active.clear();
+    this.#live.clear();
+    this.#plugged = 0;
     await Promise.all(leaving);
+  }
+
+  /**
+   * Draws the simulated day before `t` without a command (only session events are in the heap
+   * then); the sessions still in progress at `t` plug in at a random moment of its first minute.
+   */
+  #warmUp(t: number): void {
+    this.#silent = true;
+    this.runDue(t);
+    this.#silent = false;
+    for (const id of this.#live.keys()) {
+      const [charger, connector] = id.split(':').map(Number);
+      const rnd = this.#stream(charger, connector, PURPOSE.resume);
+      this.#push({ at: t + rnd() * 60, charger, connector, kind: 'resume' });
+    }
   }
 
   /** Runs every event due by the simulated time `until` (the timer calls it with now). */
@@ -160,37 +192,40 @@ export class TrafficRun {
     const on = { connector_id: d.connector, evse_id: d.connector };
     const id = `${d.charger}:${d.connector}`;
     const s = d.session;
+    const live = this.#live.get(id);
     switch (d.kind) {
-      case 'arrive':
-        this.#active.add(id);
-        this.#counts.sessions_started++;
-        this.sessions.push({
-          charger: this.chargers[d.charger].identity,
-          charger_index: d.charger,
-          connector: d.connector,
-          ...s!,
-        });
-        if (this.sessions.length > KEEP_SESSIONS) this.sessions.shift();
-        void this.#command(d.charger, 'plug-in', {
-          ...on,
-          ev_max_power_kw: s!.ev_max_power_kw,
-          soc_percent: s!.soc_percent,
-          battery_kwh: s!.battery_kwh,
-        });
+      case 'arrive': {
+        const fresh: Live = { session: s!, plugged: false, token: false, full: false };
+        this.#live.set(id, fresh);
+        if (!this.#silent) this.#plugIn(d.charger, d.connector, fresh);
         // The driver walks up with the token half a minute later.
         this.#push({ ...d, at: d.at + 30, kind: 'token' });
         if (s!.full_after !== null) this.#push({ ...d, at: d.at + s!.full_after, kind: 'full' });
         this.#push({ ...d, at: d.at + s!.dwell, kind: 'leave' });
         return;
+      }
+      case 'resume':
+        // A session of a warm start's day before, still there: the EV plugs in now, with what
+        // already happened (token presented, EV full).
+        if (!live || live.plugged) return;
+        this.#plugIn(d.charger, d.connector, live);
+        if (live.token) void this.#command(d.charger, 'present-token', { ...on, id_tag: live.session.token });
+        if (live.full) void this.#command(d.charger, 'ev-stops-energy', on);
+        return;
       case 'token':
-        void this.#command(d.charger, 'present-token', { ...on, id_tag: s!.token });
+        if (live) live.token = true;
+        if (live?.plugged) void this.#command(d.charger, 'present-token', { ...on, id_tag: s!.token });
         return;
       case 'full':
-        void this.#command(d.charger, 'ev-stops-energy', on);
+        if (live) live.full = true;
+        if (live?.plugged) void this.#command(d.charger, 'ev-stops-energy', on);
         return;
       case 'leave':
-        this.#active.delete(id);
-        void this.#command(d.charger, 'unplug', on);
+        this.#live.delete(id);
+        if (live?.plugged) {
+          this.#plugged--;
+          void this.#command(d.charger, 'unplug', on);
+        }
         this.#scheduleArrival(d.charger, d.connector, d.at);
         return;
       case 'fault': {
@@ -212,6 +247,23 @@ export class TrafficRun {
         this.#scheduleRate(d.charger, 'drop', d.at);
         return;
     }
+  }
+
+  /** The EV of a session plugs in: the session counts from here. */
+  #plugIn(charger: number, connector: number, live: Live): void {
+    live.plugged = true;
+    this.#plugged++;
+    this.#counts.sessions_started++;
+    const s = live.session;
+    this.sessions.push({ charger: this.chargers[charger].identity, charger_index: charger, connector, ...s });
+    if (this.sessions.length > KEEP_SESSIONS) this.sessions.shift();
+    void this.#command(charger, 'plug-in', {
+      connector_id: connector,
+      evse_id: connector,
+      ev_max_power_kw: s.ev_max_power_kw,
+      soc_percent: s.soc_percent,
+      battery_kwh: s.battery_kwh,
+    });
   }
 
   #command(charger: number, type: EventType, payload: Record<string, unknown>): Promise<void> {

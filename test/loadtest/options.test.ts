@@ -117,3 +117,20 @@ test('loadtest options: address ranges, short ends and lists', () => {
   assert.throws(() => parseAddressRange('localhost'), UsageError);
   assert.throws(() => parseAddressRange('127.0.0.300'), UsageError);
 });
+
+test('loadtest options: --traffic SEED runs generated traffic in this process', () => {
+  assert.equal(parseLoadtestOptions(['--traffic', '7']).traffic, 7);
+  assert.equal(parseLoadtestOptions([]).traffic, undefined);
+  const cases: [string[], RegExp][] = [
+    [['--traffic', '1.5'], /--traffic must be a seed/],
+    [['--traffic=-1'], /--traffic must be a seed/],
+    [['--traffic', '3', '--via-api', 'http://x', '--token', 't'], /--traffic applies to chargers run here/],
+    [['--traffic', '3', '--nodes', '2'], /--traffic runs in one process/],
+  ];
+  for (const [argv, message] of cases)
+    assert.throws(
+      () => parseLoadtestOptions(argv),
+      (e: Error) => e instanceof UsageError && message.test(e.message),
+      argv.join(' '),
+    );
+});

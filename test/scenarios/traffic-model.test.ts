@@ -106,3 +106,43 @@ test('faults are cleared after a while on the same connector; drops disconnect t
   assert.equal(run.status().faults, faults.length);
   assert.equal(sent.filter(([, t]) => t === 'disconnect').length, run.status().drops);
 });
+
+/** The commands sent in the first `seconds` of a run over `n` chargers with 2 connectors. */
+function firstCommands(input: Record<string, unknown>, n: number, seconds: number) {
+  const chargers = Array.from({ length: n }, (_, i) => ({ key: `k${i}`, identity: `W-${i}`, connectors: 2 }));
+  const sent: Array<[string, string, { connector_id?: number; id_tag?: string }]> = [];
+  const run = new TrafficRun(
+    trafficConfig.parse({ fault_rate_per_hour: 0, drop_rate_per_hour: 0, ...input }),
+    chargers,
+    async (c, type, payload) => void sent.push([c.identity, type, payload as never]),
+    () => 0,
+  );
+  run.runDue(run.simNow + seconds);
+  return { sent, run };
+}
+
+test('warm start: the sessions in progress at the start plug in during its first minute, with their token', () => {
+  // A flat profile: 0.1 arrivals per connector-hour, 90 min dwell -> about 13 % of connectors busy.
+  const input = { seed: 5, arrivals_per_hour: Array(24).fill(0.1), warm_start: true };
+  const { sent, run } = firstCommands(input, 200, 60);
+  const plugs = sent.filter(([, t]) => t === 'plug-in');
+  assert.ok(plugs.length > 20 && plugs.length < 100, `${plugs.length} of 400 connectors plugged in`);
+  assert.equal(run.status().sessions_started, plugs.length);
+  const unplugs = sent.filter(([, t]) => t === 'unplug').length;
+  assert.equal(run.status().sessions_active, plugs.length - unplugs);
+  // Sessions that arrived more than 30 s before the start present their token as they plug in.
+  const before = run.sessions.filter((s) => s.arrive <= 8 * 3600 - 30);
+  assert.ok(before.length > 0);
+  for (const s of before) {
+    const token = sent.find(
+      ([id, t, p]) => id === s.charger && t === 'present-token' && p.connector_id === s.connector,
+    );
+    assert.equal(token?.[2].id_tag, s.token, `${s.charger}:${s.connector}`);
+  }
+  assert.deepEqual(firstCommands(input, 200, 60).sent, sent, 'the same seed, the same start');
+});
+
+test('without warm start every connector is free at the start', () => {
+  const { sent } = firstCommands({ seed: 5, arrivals_per_hour: Array(24).fill(0.1) }, 200, 60);
+  assert.ok(sent.filter(([, t]) => t === 'plug-in').length < 5);
+});

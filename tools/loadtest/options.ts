@@ -34,6 +34,8 @@ export interface LoadtestOptions {
   reportFile?: string;
   /** MeterValuesSampledData of the chargers (absent: the charger's default). */
   measurands?: string;
+  /** Sessions from generated traffic with this seed (engine/traffic) instead of a fixed share plugging in. */
+  traffic?: number;
   help: boolean;
 }
 
@@ -69,6 +71,9 @@ export const USAGE = `Usage: npm run loadtest -- [options]
   --report FILE             write the JSON report there and the HTML report next to it
   --measurands all|LIST     MeterValuesSampledData of the chargers (default: the charger's own,
                             energy and power); all = every measurand the charger reads
+  --traffic SEED            sessions from generated traffic with this seed (EV arrivals, dwell
+                            times, tokens, faults, drops) keeping --charging-share of the
+                            chargers charging on average, instead of that share plugging in once
   -h, --help                this text
 `;
 
@@ -165,6 +170,7 @@ export function parseLoadtestOptions(
         'ocpp-log': { type: 'string', default: 'off' },
         'database-url': { type: 'string' },
         measurands: { type: 'string' },
+        traffic: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -220,6 +226,19 @@ export function parseLoadtestOptions(
   if (values.report !== undefined) options.reportFile = values.report;
   if (values.measurands !== undefined)
     options.measurands = values.measurands === 'all' ? ALL_MEASURANDS : values.measurands;
+  if (values.traffic !== undefined) {
+    options.traffic = number(
+      'traffic',
+      values.traffic,
+      (n) => Number.isInteger(n) && n >= 0 && n <= 2 ** 31,
+      'a seed: a whole number from 0 to 2147483648',
+    );
+    if (options.viaApi)
+      throw new UsageError(
+        '--traffic applies to chargers run here; the service runs traffic through its API',
+      );
+    if (options.nodes > 1) throw new UsageError('--traffic runs in one process: use it without --nodes');
+  }
   if (options.ocppLog === 'on') {
     if (options.viaApi)
       throw new UsageError('--ocpp-log applies to chargers run here; the service has its own OCPP_LOG');

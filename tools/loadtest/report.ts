@@ -6,7 +6,7 @@ import type { Sample } from './metrics.ts';
 import { round } from './metrics.ts';
 import type { LoadtestOptions } from './options.ts';
 import type { ReferenceCsmsStats } from '../reference-csms/reference-csms.ts';
-import type { LocalRunResult, PhaseMarks } from './run-local.ts';
+import type { LocalRunResult, PhaseMarks, TrafficFigures } from './run-local.ts';
 
 export interface ActionReport {
   count: number;
@@ -95,6 +95,8 @@ export interface LoadtestReport {
   };
   /** The chargers' OCPP message log: off, or on with the frames it wrote to PostgreSQL. */
   ocppLog: { enabled: boolean; frames: number | null };
+  /** --traffic: what the generated traffic did; null without it. */
+  traffic: TrafficFigures | null;
   timeline: Sample[];
   checks: { name: string; ok: boolean; detail: string }[];
 }
@@ -216,6 +218,7 @@ export function buildReport(
       totalPercent: run.totalCpu,
     },
     ocppLog: { enabled: options.ocppLog === 'on', frames: run.ocppLogFrames ?? null },
+    traffic: run.traffic ?? null,
     timeline: m.samples,
     checks: [],
   };
@@ -277,7 +280,10 @@ export function summaryText(r: LoadtestReport): string {
       (r.mode === 'via-api'
         ? `deployed through ${o.viaApi} (POST /evcharger/location) and followed once a second; no sessions, ` +
           `heartbeat as the central system answers`
-        : `${Math.round(o.chargingShare * 100)} % charging, heartbeat ${o.heartbeatSec} s, ` +
+        : (o.traffic === undefined
+            ? `${Math.round(o.chargingShare * 100)} % charging`
+            : `generated traffic (seed ${o.traffic}), ${Math.round(o.chargingShare * 100)} % charging on average`) +
+          `, heartbeat ${o.heartbeatSec} s, ` +
           `meter values every ${o.meterIntervalSec} s` +
           (o.measurands ? ` (${o.measurands.split(',').length} measurands)` : '')),
   );
@@ -350,6 +356,18 @@ export function summaryText(r: LoadtestReport): string {
       ],
       [`${r.cpu.of} CPU steady state (one core)`, pct(r.cpu.steadyPercent)],
       [`${r.cpu.of} CPU whole run (one core)`, pct(r.cpu.totalPercent)],
+      ...(r.traffic
+        ? [
+            [
+              'traffic: sessions plugged in / active at steady start / at end',
+              `${r.traffic.sessionsStarted} / ${r.traffic.activeAtSteady ?? 'n/a'} / ${r.traffic.activeAtEnd}`,
+            ],
+            [
+              'traffic: faults / drops / commands failed',
+              `${r.traffic.faults} / ${r.traffic.drops} / ${r.traffic.commandsFailed}`,
+            ],
+          ]
+        : []),
       ['OCPP message log', r.ocppLog.enabled ? `on, ${r.ocppLog.frames ?? '?'} frames written` : 'off'],
       [
         'central system CPU whole run (one core)',

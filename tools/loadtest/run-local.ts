@@ -14,6 +14,7 @@ import { startStandaloneMessageLog } from '../../engine/message-log/standalone.t
 import { randomUUID } from 'node:crypto';
 import { LoadMetrics, type Sample } from './metrics.ts';
 import type { LoadtestOptions } from './options.ts';
+import { loadtestTrafficConfig, startLocalTraffic, type LocalTraffic } from './traffic.ts';
 
 export const LOADTEST_MODEL: ChargerModel = {
   boot_vendor: 'EVSim',
@@ -70,6 +71,22 @@ export interface LocalRunResult {
   servicePid?: number | null;
   /** --nodes: the engine processes the figures above add up (memory and CPU are their sums). */
   nodes?: number;
+  /** --traffic: what the generated traffic did (sessions plugged in, active at the end, faults, drops). */
+  traffic?: TrafficFigures | null;
+}
+
+export interface TrafficFigures {
+  seed: number;
+  /** Arrivals per connector and hour the charging share gave. */
+  arrivalsPerHour: number;
+  /** Sessions whose EV plugged in (those in progress at the warm start included). */
+  sessionsStarted: number;
+  /** Sessions plugged in when the steady state began and when the run ended. */
+  activeAtSteady: number | null;
+  activeAtEnd: number;
+  faults: number;
+  drops: number;
+  commandsFailed: number;
 }
 
 export interface LocalRunHooks {
@@ -280,8 +297,20 @@ export async function runLocal(options: LoadtestOptions, hooks: LocalRunHooks): 
     if (idle) marks.idleMeasuredAt = metrics.now();
   }
 
-  // Sessions, spread over one meter interval (at most 30 s) so meter values do not come in waves.
-  const charging = chargingIndexes(next, options.chargingShare);
+  // Sessions, spread over one meter interval (at most 30 s) so meter values do not come in waves;
+  // or generated traffic, whose sessions in progress plug in during its first minute.
+  let traffic: LocalTraffic | null = null;
+  const trafficConfig =
+    options.traffic === undefined
+      ? null
+      : loadtestTrafficConfig(options.traffic, options.chargingShare, LOADTEST_MODEL.connector_count);
+  if (trafficConfig && remaining() > 0) {
+    marks.sessionsStartedAt = metrics.now();
+    const identities = Array.from({ length: next }, (_, i) => identityOf(first + i));
+    traffic = startLocalTraffic(trafficConfig, actors, identities, LOADTEST_MODEL.connector_count);
+    await sleep(Math.min(60_000, Math.max(0, remaining())));
+  }
+  const charging = trafficConfig ? [] : chargingIndexes(next, options.chargingShare);
   const spreadMs = Math.min(options.meterIntervalSec, 30) * 1000;
   if (charging.length > 0 && remaining() > 0) {
     marks.sessionsStartedAt = metrics.now();
@@ -297,9 +326,11 @@ export async function runLocal(options: LoadtestOptions, hooks: LocalRunHooks): 
   // Steady state: a few seconds after the last session started, until the end.
   await sleep(Math.min(5000, Math.max(0, remaining())));
   let steadyCpuStart: NodeJS.CpuUsage | null = null;
+  let activeAtSteady: number | null = null;
   if (remaining() > 0) {
     marks.steadyFrom = metrics.now();
     steadyCpuStart = process.cpuUsage();
+    activeAtSteady = traffic?.status().sessions_active ?? null;
   }
   const steadyStartedAt = performance.now();
   if (remaining() > 0) await sleep(remaining());
@@ -315,11 +346,29 @@ export async function runLocal(options: LoadtestOptions, hooks: LocalRunHooks): 
     if (actor?.getSnapshot().context.connectors[0]?.tx) sessions++;
     actor?.send({ type: 'UNPLUG', connectorId: 1 });
   }
+  let trafficFigures: TrafficFigures | null = null;
+  if (traffic && trafficConfig) {
+    const status = traffic.status();
+    await traffic.run.stop();
+    sessions = traffic.sessions();
+    trafficFigures = {
+      seed: trafficConfig.seed,
+      arrivalsPerHour: trafficConfig.arrivals_per_hour[0],
+      sessionsStarted: status.sessions_started,
+      activeAtSteady,
+      activeAtEnd: status.sessions_active,
+      faults: status.faults,
+      drops: status.drops,
+      commandsFailed: status.commands_failed,
+    };
+  }
+  // With traffic any charger may have had a session: all are waited for.
+  const ended = traffic ? actors.map((_, i) => i) : charging;
   const stopDeadline = performance.now() + 30_000;
   const undelivered = () =>
-    charging.filter((i) => {
+    ended.filter((i) => {
       const ctx = actors[i]?.getSnapshot().context;
-      return ctx && (ctx.outbox.length > 0 || ctx.connectors[0]?.tx);
+      return ctx && (ctx.outbox.length > 0 || ctx.connectors.some((c) => c.tx));
     }).length;
   while (undelivered() > 0 && performance.now() < stopDeadline) await sleep(100);
   const sessionsStopped = sessions - undelivered();
@@ -346,6 +395,7 @@ export async function runLocal(options: LoadtestOptions, hooks: LocalRunHooks): 
     steadyCpu,
     totalCpu,
     ocppLogFrames: logged,
+    traffic: trafficFigures,
   };
 }
 
