@@ -303,7 +303,12 @@ class ScenarioRun {
     if (kind === 'set') {
       for (const [name, value] of Object.entries(raw as StepBody<'set'>)) {
         const v =
-          typeof value === 'string' ? value : value.one_of[Math.floor(this.#random() * value.one_of.length)];
+          typeof value === 'string'
+            ? value
+            : 'one_of' in value
+              ? value.one_of[Math.floor(this.#random() * value.one_of.length)]
+              : // A date-time from now: reservations' expiry, firmware's retrieve date.
+                new Date(Date.now() + value.time_in_s * 1000).toISOString();
         this.#vars.set(name, substitute(v, this.#vars));
       }
       return;

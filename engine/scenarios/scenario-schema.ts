@@ -125,7 +125,7 @@ const STEP_BODIES = { ...actions, ...waits, ...expectations };
 type ControlBodies = {
   repeat: { times: number; steps: Step[] };
   choose: { options: Array<{ weight: number; steps: Step[] }> };
-  set: Record<string, string | { one_of: string[] }>;
+  set: Record<string, string | { one_of: string[] } | { time_in_s: number }>;
 };
 type Bodies = { [K in keyof typeof STEP_BODIES]: z.output<(typeof STEP_BODIES)[K]> } & ControlBodies;
 export type StepKind = keyof Bodies;
@@ -158,9 +158,17 @@ function build(forEditors: boolean) {
     set: z
       .record(
         varName,
-        z.union([text(1000), z.strictObject({ one_of: z.array(text(1000)).min(1).max(1000) })]),
+        z.union([
+          text(1000),
+          z.strictObject({ one_of: z.array(text(1000)).min(1).max(1000) }),
+          z
+            .strictObject({ time_in_s: z.number().min(-31_622_400).max(31_622_400) })
+            .describe('The date-time this many seconds after the step runs (ISO 8601, UTC)'),
+        ]),
       )
-      .describe('Variables: a value, or a seeded random pick with one_of'),
+      .describe(
+        'Variables: a value, a seeded random pick with one_of, or a date-time from now with time_in_s',
+      ),
   };
   const all: Record<StepKind, z.ZodType> = { ...STEP_BODIES, ...control };
   const named = (k: StepKind) => one(k, all[k]).extend({ name: text(200).optional() });

@@ -1,7 +1,8 @@
 // Every ready scenario of scenarios/ passes against the built-in central system and against a
 // strict ocpp-rpc central system written here (its csms_call steps reach it through a hook, as an
 // external central system's would); one whose central system answers wrongly on purpose fails,
-// naming the step and the frame.
+// naming the step and the frame. The firmware and diagnostics scenarios get a real HTTP server
+// (the charger tests' transfer server) for the image and the log upload, through their variables.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -14,6 +15,7 @@ import { loadScenario } from '../../engine/scenarios/load-scenario.ts';
 import { runScenario } from '../../engine/scenarios/scenario-runner.ts';
 import { createServiceHost, type ScenarioHost } from '../../engine/scenarios/scenario-host.ts';
 import type { RunResult } from '../../engine/scenarios/scenario-result.ts';
+import { startTransferServer, type TransferServer } from '../charger/transfer-server.ts';
 
 export const READY = ['ocpp16', 'ocpp201'].flatMap((dir) =>
   readdirSync(join('scenarios', dir))
@@ -44,6 +46,24 @@ export async function startHook(csms: StrictCsms): Promise<{ url: string; server
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/csms-call`, server };
 }
 
+/** What reached the transfer server now: firmware downloads and log uploads. */
+const transfers = (http: TransferServer) => ({
+  downloads: http.hits('/fw/evsim-ac-2.4.1.bin'),
+  uploads: http.uploads.filter((u) => u.path.startsWith('/diagnostics/')).length,
+});
+
+/** A firmware scenario fetched the image, a diagnostics one uploaded a log file, once each. */
+function assertTransfers(
+  file: string,
+  before: ReturnType<typeof transfers>,
+  now: ReturnType<typeof transfers>,
+) {
+  assert.deepEqual(now, {
+    downloads: before.downloads + (file.includes('firmware') ? 1 : 0),
+    uploads: before.uploads + (file.includes('diagnostics') ? 1 : 0),
+  });
+}
+
 const explain = (r: RunResult) =>
   JSON.stringify(
     { status: r.status, error: r.error, failed: r.steps.filter((s) => s.status === 'failed') },
@@ -56,13 +76,19 @@ describe('ready scenarios', () => {
   let host: ScenarioHost;
   let csms: StrictCsms;
   let hook: { url: string; server: Server };
+  let http: TransferServer;
+  let variables: Record<string, string>;
   before(async () => {
     svc = await startTestService();
     host = await createServiceHost(svc.service.deps);
     csms = await startStrictCsms();
     hook = await startHook(csms);
+    http = await startTransferServer();
+    http.file('/fw/evsim-ac-2.4.1.bin', 'EVSIM firmware image\n');
+    variables = { firmware_url: `${http.url}/fw/evsim-ac-2.4.1.bin`, upload_url: `${http.url}/diagnostics/` };
   });
   after(async () => {
+    await http.close();
     hook.server.close();
     await host.close();
     await svc.close();
@@ -71,20 +97,25 @@ describe('ready scenarios', () => {
 
   for (const file of READY) {
     test(`${file} passes against the built-in central system`, async () => {
-      const result = await runScenario(host, { orgId: 'org-a', scenario: scenarioOf(file) });
+      const seen = transfers(http);
+      const result = await runScenario(host, { orgId: 'org-a', scenario: scenarioOf(file), variables });
       assert.equal(result.status, 'passed', explain(result));
+      assertTransfers(file, seen, transfers(http));
       assert.ok(result.expectations.passed > 0);
     });
 
     test(`${file} passes against a strict ocpp-rpc central system`, async () => {
+      const seen = transfers(http);
       const result = await runScenario(host, {
         orgId: 'org-a',
         scenario: scenarioOf(file),
         wsUrl: csms.url,
         csmsHook: hook.url,
+        variables,
       });
       assert.equal(result.status, 'passed', explain(result));
       assert.deepEqual(csms.schemaErrors, []);
+      assertTransfers(file, seen, transfers(http));
     });
   }
 });
