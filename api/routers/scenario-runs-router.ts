@@ -9,6 +9,7 @@ import { parseBody, parsePath } from '../http/validation.ts';
 import { runPath, startRunBody } from '../schemas/scenario-runs.ts';
 import { checkScenario, loadScenario } from '../../engine/scenarios/load-scenario.ts';
 import { scenarioJsonSchema } from '../../engine/scenarios/scenario-schema.ts';
+import { readyScenarios } from '../../engine/scenarios/ready-scenarios.ts';
 import { MAX_RUNNING } from '../../engine/scenarios/scenario-runs.ts';
 import { securityProblems } from '../../engine/deployments/charger-security.ts';
 import type { ApiDeps } from '../http/deps.ts';
@@ -22,7 +23,19 @@ const stream = z.string().meta({
   description: 'Server-Sent Events: `run`, then `step` / `charger` events, then `end` with the result',
 });
 
-/** GET /scenarios/schema.json (no token needed). */
+const readyView = z.object({
+  items: z.array(
+    z.object({
+      file: z.string(),
+      name: z.string(),
+      description: z.string(),
+      ocpp_version: z.string(),
+      text: z.string(),
+    }),
+  ),
+});
+
+/** GET /scenarios/schema.json and GET /scenarios/ready (no token needed: static documents). */
 export function scenarioSchemaRouter(): Router {
   const router = new Router();
   let text: string | undefined;
@@ -36,6 +49,17 @@ export function scenarioSchemaRouter(): Router {
     (ctx) => {
       ctx.type = 'application/schema+json';
       ctx.body = text ??= JSON.stringify(scenarioJsonSchema());
+    },
+  );
+  router.get(
+    '/scenarios/ready',
+    apiDoc({
+      summary: 'The ready scenarios (scenarios/ of the repository): file, name, description, version, text',
+      tags,
+      responses: { 200: { description: 'The ready scenarios', schema: readyView } },
+    }),
+    (ctx) => {
+      ctx.body = { items: readyScenarios() };
     },
   );
   return router;

@@ -41,6 +41,20 @@ export function trafficRunsRouter({ traffic }: ApiDeps): Router {
   );
 
   router.get(
+    '/traffic-runs',
+    apiDoc({
+      summary: "The organization's traffic runs, newest first (running and stopped, this process)",
+      tags,
+      responses: {
+        200: { description: 'The traffic runs', schema: z.object({ items: z.array(trafficView) }) },
+      },
+    }),
+    (ctx) => {
+      ctx.body = { items: traffic.list(orgOf(ctx)) };
+    },
+  );
+
+  router.get(
     '/traffic-runs/:traffic_id',
     apiDoc({
       summary: 'A traffic run: status and counts',

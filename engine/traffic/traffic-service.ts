@@ -69,6 +69,14 @@ export class TrafficService {
     return held && view(id, held);
   }
 
+  /** The organization's runs, newest first. */
+  list(orgId: string): TrafficRunView[] {
+    return [...this.#runs]
+      .filter(([, h]) => h.orgId === orgId)
+      .map(([id, h]) => view(id, h))
+      .reverse();
+  }
+
   /** The newest sessions of the run, oldest first. */
   sessions(orgId: string, id: string): SessionRecord[] | undefined {
     return this.#held(orgId, id)?.run.sessions;

@@ -2,7 +2,8 @@
 // frames; bad documents are a 422 naming the place; another organization's run is a 404.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startTestService, type TestService } from '../support/service.ts';
 
 const SESSION = readFileSync('scenarios/ocpp16/local-start-stop.yaml', 'utf8');
@@ -114,5 +115,24 @@ describe('scenario runs API', () => {
     const res = await svc.request('GET', '/scenarios/schema.json');
     assert.equal(res.status, 200);
     assert.deepEqual(res.body, JSON.parse(readFileSync('scenarios/scenario.schema.json', 'utf8')));
+  });
+
+  test('GET /scenarios/ready lists every ready scenario with its name, version and text, without a token', async () => {
+    const res = await svc.request('GET', '/scenarios/ready');
+    assert.equal(res.status, 200);
+    const files = ['ocpp16', 'ocpp201'].flatMap((d) =>
+      readdirSync(join('scenarios', d))
+        .filter((f) => f.endsWith('.yaml'))
+        .map((f) => `${d}/${f}`),
+    );
+    assert.deepEqual(
+      res.body.items.map((i: any) => i.file),
+      files.sort(),
+    );
+    const boot = res.body.items.find((i: any) => i.file === 'ocpp201/boot.yaml');
+    assert.equal(boot.ocpp_version, 'ocpp2.0.1');
+    assert.equal(boot.text, readFileSync('scenarios/ocpp201/boot.yaml', 'utf8'));
+    assert.match(boot.name, /2\.0\.1/);
+    assert.ok(boot.description.length > 20);
   });
 });

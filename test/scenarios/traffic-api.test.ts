@@ -80,6 +80,15 @@ describe('traffic runs API', () => {
     assert.equal(changed.body.config.speed, 60);
     assert.equal(changed.body.config.seed, 42);
 
+    // The organization's runs: its own only.
+    const listed = await a('GET', '/traffic-runs');
+    assert.equal(listed.status, 200);
+    assert.deepEqual(
+      listed.body.items.map((r: any) => r.traffic_id),
+      [runA.body.traffic_id],
+    );
+    assert.equal(listed.body.items[0].running, true);
+
     const stopped = await a('DELETE', `/traffic-runs/${runA.body.traffic_id}`);
     assert.equal(stopped.status, 200);
     assert.equal(stopped.body.running, false);
