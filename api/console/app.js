@@ -1,5 +1,6 @@
 // The console's shell: sign-in (a pasted bearer token, or ?token= in the link `npm start` prints),
-// the hash routes (#/ the fleet, #/chargers/<id> one charger) and the alerts feed beside them.
+// the hash routes (#/ the fleet, #/chargers/<id> one charger, #/scenarios[/<run>] scenario runs,
+// #/traffic[/<run>] generated traffic) and the alerts feed beside them.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { html } from './html.js';
@@ -7,6 +8,8 @@ import { api, token, unauthorized } from './api.js';
 import { Fleet } from './fleet.js';
 import { Charger } from './charger.js';
 import { Alerts } from './alerts.js';
+import { ScenarioRun, Scenarios } from './scenarios.js';
+import { TrafficRun, TrafficRuns } from './traffic.js';
 
 // A token in the link is taken once and removed from the address bar (and from the history).
 const fromLink = new URLSearchParams(location.search).get('token');
@@ -48,8 +51,22 @@ function useRoute() {
     addEventListener('hashchange', on);
     return () => removeEventListener('hashchange', on);
   }, []);
-  const m = /^#\/chargers\/([^/?]+)/.exec(hash);
-  return m ? { page: 'charger', id: decodeURIComponent(m[1]) } : { page: 'fleet' };
+  const m = /^#\/(chargers|scenarios|traffic)(?:\/([^/?]+))?/.exec(hash);
+  if (!m || (m[1] === 'chargers' && !m[2])) return { page: 'fleet' };
+  return { page: m[1], id: m[2] ? decodeURIComponent(m[2]) : undefined };
+}
+
+function page(route) {
+  switch (route.page) {
+    case 'chargers':
+      return html`<${Charger} key=${route.id} id=${route.id} />`;
+    case 'scenarios':
+      return route.id ? html`<${ScenarioRun} key=${route.id} id=${route.id} />` : html`<${Scenarios} />`;
+    case 'traffic':
+      return route.id ? html`<${TrafficRun} key=${route.id} id=${route.id} />` : html`<${TrafficRuns} />`;
+    default:
+      return html`<${Fleet} />`;
+  }
 }
 
 function App() {
@@ -81,7 +98,11 @@ function App() {
   return html`<div class="shell">
     <header>
       <a href="#/" class="brand">evsim</a>
-      <nav><a href="#/">Fleet</a></nav>
+      <nav>
+        <a href="#/">Fleet</a>
+        <a href="#/scenarios">Scenarios</a>
+        <a href="#/traffic">Traffic</a>
+      </nav>
       <button
         class="link"
         onClick=${() => {
@@ -94,9 +115,7 @@ function App() {
       </button>
     </header>
     <div class="layout">
-      <main>
-        ${route.page === 'charger' ? html`<${Charger} key=${route.id} id=${route.id} />` : html`<${Fleet} />`}
-      </main>
+      <main>${page(route)}</main>
       <aside><${Alerts} /></aside>
     </div>
   </div>`;

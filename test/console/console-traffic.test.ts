@@ -1,0 +1,117 @@
+// Generated traffic from the console in a real headless Chromium against the whole service
+// (built-in central system): started on a location with a seed and parameters, its sessions shown
+// as the service lists them (each charger linked to its detail), its speed changed, then stopped.
+// A failing test leaves a screenshot in reports/console/.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import { startTestService, type TestService } from '../support/service.ts';
+import { deploymentsOf, eventually } from '../deployments/deployment-helpers.ts';
+import { inBrowser, launch, openPage } from './browser.ts';
+
+let svc: TestService;
+let browser: Browser;
+let locationId: string;
+
+before(async () => {
+  [svc, browser] = await Promise.all([startTestService(), launch()]);
+  const as = svc.as('org-a');
+  const res = await as('POST', '/evcharger/location', {
+    body: {
+      name: 'traffic site',
+      ocpp_version: 'ocpp1.6',
+      charger_groups: [{ count: 2, identity_prefix: 'TUI-', model: 'abb-terra-ac-wallbox-22' }],
+    },
+  });
+  assert.equal(res.status, 202, res.text);
+  locationId = res.body.location_id;
+  await eventually(
+    () => deploymentsOf(as, locationId),
+    (list) => list.length === 2 && list.every((d) => d.stage === 'online'),
+  );
+});
+after(async () => {
+  await browser?.close();
+  await svc?.close();
+});
+
+test(
+  'traffic started from the page shows its sessions with links to the chargers, takes a new speed, and stops',
+  inBrowser(async (t) => {
+    const as = svc.as('org-a');
+    const page = await openPage(browser, t);
+    await page.goto(`${svc.url}/ui/?token=${await svc.token('org-a')}#/traffic`);
+    await page.getByRole('heading', { name: 'Traffic', exact: true }).waitFor();
+    await page
+      .locator(`select[name="location"] option[value="${locationId}"]`)
+      .waitFor({ state: 'attached' });
+    await page.locator('select[name="location"]').selectOption(locationId);
+    // Busy all day, short stays, an hour a second: sessions come at once.
+    await page.locator('input[name="seed"]').fill('42');
+    await page.locator('input[name="speed"]').fill('3600');
+    await page.locator('input[name="arrivals"]').fill('4');
+    await page.locator('input[name="dwell"]').fill('20');
+    await page.locator('input[name="fault_rate_per_hour"]').fill('0');
+    await page.locator('input[name="drop_rate_per_hour"]').fill('0');
+    await page.getByRole('button', { name: 'Start traffic' }).click();
+    await page.getByTestId('traffic-state').getByText('running').waitFor();
+    const id = new URL(page.url()).hash.split('/').pop()!;
+
+    const run = (await as('GET', `/traffic-runs/${id}`)).body;
+    assert.equal(run.location_id, locationId);
+    assert.equal(run.config.seed, 42);
+    assert.equal(run.config.speed, 3600);
+    assert.deepEqual(run.config.arrivals_per_hour, Array(24).fill(4));
+    assert.equal(run.config.dwell_minutes.mean, 20);
+
+    // Sessions appear as the run makes them.
+    const rows = page.locator('[data-testid="sessions"] tbody tr');
+    await eventually(
+      () => rows.count(),
+      (n) => n >= 3,
+      30_000,
+    );
+    // A session's charger links to its detail view.
+    const link = rows.first().getByRole('link');
+    const deployments = await deploymentsOf(as, locationId);
+    const identity = (await link.textContent())!;
+    assert.equal(
+      await link.getAttribute('href'),
+      `#/chargers/${deployments.find((d) => d.identity === identity)!.deployment_id}`,
+    );
+
+    // A new speed, while it runs.
+    await page.locator('.change-traffic input[name="speed"]').fill('60');
+    await page.getByRole('button', { name: 'Change' }).click();
+    await page.getByTestId('change-note').getByText('changed').waitFor();
+    assert.equal((await as('GET', `/traffic-runs/${id}`)).body.config.speed, 60);
+
+    // Stop: the EVs still plugged in leave.
+    await page.getByRole('button', { name: 'Stop', exact: true }).click();
+    await page.getByTestId('traffic-state').getByText('stopped').waitFor();
+    await page.getByTestId('sessions-active').getByText('0', { exact: true }).waitFor();
+    const stopped = (await as('GET', `/traffic-runs/${id}`)).body;
+    assert.equal(stopped.running, false);
+    await page
+      .getByTestId('sessions-started')
+      .getByText(String(stopped.sessions_started), { exact: true })
+      .waitFor();
+    // The sessions as the service lists them, newest first.
+    const sessions = (await as('GET', `/traffic-runs/${id}/sessions`)).body.items;
+    const cells = await rows.evaluateAll((trs) =>
+      trs.map((tr) => [tr.getAttribute('data-charger'), tr.children[2].textContent]),
+    );
+    assert.deepEqual(
+      cells,
+      sessions
+        .slice()
+        .reverse()
+        .slice(0, 200)
+        .map((s: any) => [s.charger, String(s.connector)]),
+    );
+
+    // The run is in the list of runs.
+    await page.getByRole('link', { name: '← all traffic runs' }).click();
+    await page.locator(`tr[data-traffic="${id}"]`).getByText('stopped').waitFor();
+  }),
+);
