@@ -6,9 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import type { OcppVersion } from '../../actors/charger/charger-ports.ts';
 import { ChargerSecurity, securityProblems } from '../deployments/charger-security.ts';
-import type { EventType } from '../commands/command-kinds.ts';
-import { at, matches, meterValuesOf, seen, statusesOf, type SeenFrame } from './frames.ts';
-import type { HostedScenarioCharger, ScenarioHost } from './scenario-host.ts';
+import { matches, seen, type SeenFrame } from './frames.ts';
+import type { ScenarioHost } from './scenario-host.ts';
 import type { ProofFrame, RunEvent, RunResult, StepResult } from './scenario-result.ts';
 import {
   EXPECTATION_KINDS,
@@ -19,6 +18,17 @@ import {
   type StepBody,
 } from './scenario-schema.ts';
 import { seededRandom, substitute } from './scenario-vars.ts';
+import {
+  checkFrame,
+  checkMeter,
+  checkStatus,
+  StepFailure,
+  type CheckRun,
+  type RunCharger,
+  type StepOutcome,
+} from './step-checks.ts';
+import { commandPayload, COMMANDS } from './step-commands.ts';
+import { describe, type Fields } from './step-fields.ts';
 
 export interface RunInput {
   orgId: string;
@@ -42,64 +52,6 @@ export interface RunInput {
   /** Called at once with the result being filled in (the same object, updated as the run goes). */
   onStart?: (result: RunResult) => void;
 }
-
-interface RunCharger {
-  group: string;
-  hosted: HostedScenarioCharger;
-  frames: SeenFrame[];
-  /** Index in `frames` of the first frame after this charger's last action. */
-  mark: number;
-}
-
-/** Any step's fields, loosely: each kind reads its own (the schema checked them). */
-interface Fields {
-  charger?: string;
-  connector: number;
-  action: string;
-  payload?: Record<string, unknown>;
-  status: string;
-  seconds: number;
-  timeout_s?: number;
-  within_s?: number;
-  from?: 'csms' | 'charger';
-  type?: string;
-  save?: Record<string, string>;
-  measurand: string;
-  at_least?: number;
-  at_most?: number;
-  id_tag: string;
-  error_code?: string;
-  key?: string;
-  component?: string;
-  variable?: string;
-  value: unknown;
-  ev_max_power_kw?: number;
-  soc_percent?: number;
-  battery_kwh?: number;
-}
-
-class StepFailure extends Error {
-  constructor(
-    message: string,
-    readonly frames: ProofFrame[] = [],
-  ) {
-    super(message);
-  }
-}
-
-/** Commands of the actions, by step kind. */
-const COMMANDS: Partial<Record<string, EventType>> = {
-  plug_in: 'plug-in',
-  present_token: 'present-token',
-  unplug: 'unplug',
-  ev_stops_energy: 'ev-stops-energy',
-  fault: 'fault',
-  clear_fault: 'clear-fault',
-  disconnect: 'disconnect',
-  configure: 'configuration',
-  clear_cache: 'cache-reset',
-  send: 'proxy-message',
-};
 
 export async function runScenario(host: ScenarioHost, input: RunInput): Promise<RunResult> {
   return new ScenarioRun(host, input).run();
@@ -322,7 +274,7 @@ class ScenarioRun {
   async #step(
     meta: { name: string; kind: string; expectation: boolean },
     path: string,
-    work: () => Promise<{ message: string | null; frames: ProofFrame[] }>,
+    work: () => Promise<StepOutcome>,
   ): Promise<void> {
     const step: StepResult = {
       path,
@@ -353,9 +305,8 @@ class ScenarioRun {
     }
   }
 
-  async #carryOut(kind: string, b: Fields): Promise<{ message: string | null; frames: ProofFrame[] }> {
+  async #carryOut(kind: string, b: Fields): Promise<StepOutcome> {
     const targets = kind === 'wait' ? [] : this.#targets(b.charger);
-    const connector = b.connector as number;
     const none = { message: null, frames: [] };
     const command = COMMANDS[kind];
     if (command) {
@@ -389,107 +340,22 @@ class ScenarioRun {
         return none;
       case 'wait_for_status':
       case 'expect_status':
-        return this.#each(
-          targets,
-          limitOf(b),
-          (c) => {
-            const sinceMark = c.frames
-              .slice(c.mark)
-              .find((f) => statusesOf(f).some(([n, s]) => n === connector && s === b.status));
-            if (sinceMark) return [sinceMark];
-            const now = latestStatuses(c.frames, connector);
-            const holding = now.find(([, s]) => s === b.status);
-            return holding ? [holding[0]] : undefined;
-          },
-          (c) => {
-            const now = latestStatuses(c.frames, connector);
-            const told = now.length ? now.map(([, s]) => s).join(' / ') : 'none reported';
-            return [
-              `connector ${connector} of ${c.hosted.identity} is ${told}, not ${b.status}`,
-              now.map(([f]) => f),
-            ];
-          },
-        );
+        return checkStatus(this.#checks, targets, b);
       case 'wait_for_frame':
       case 'expect_call':
-      case 'expect_answer': {
-        const from = kind === 'expect_answer' ? 'csms' : (b.from ?? 'csms');
-        const type = b.type ?? (kind === 'expect_answer' ? 'CALLRESULT' : 'CALL');
-        const direction = from === 'csms' ? 'in' : 'out';
-        const candidates = (c: RunCharger) =>
-          c.frames
-            .slice(c.mark)
-            .filter(
-              (f) =>
-                f.direction === direction &&
-                f.action === b.action &&
-                (kind !== 'expect_answer' || f.type !== 'CALL'),
-            );
-        const out = await this.#each(
-          targets,
-          limitOf(b),
-          (c) => {
-            const f = candidates(c).find(
-              (f) => f.type === type && (b.payload === undefined || matches(f.payload, b.payload)),
-            );
-            if (!f) return undefined;
-            // An answer is shown with the call it answers.
-            const call =
-              type !== 'CALL'
-                ? c.frames.find((x) => x.type === 'CALL' && x.messageId === f.messageId)
-                : undefined;
-            return call ? [call, f] : [f];
-          },
-          (c) => {
-            const seenOnes = candidates(c).slice(-3);
-            const what =
-              kind === 'expect_answer'
-                ? `answer to ${b.action}`
-                : `${type} ${b.action} from the ${from === 'csms' ? 'central system' : 'charger'}`;
-            const fieldsText = b.payload ? ` with ${JSON.stringify(b.payload)}` : '';
-            return [
-              seenOnes.length > 0
-                ? `${c.hosted.identity}: no ${what}${fieldsText}; got ${seenOnes.map((f) => `${f.type} ${JSON.stringify(f.payload)}`).join(', ')}`
-                : `${c.hosted.identity}: no ${what} within ${limitOf(b)} s`,
-              seenOnes,
-            ];
-          },
-        );
-        if (kind === 'wait_for_frame' && b.save) {
-          const first = out.frames[out.frames.length - 1]?.item as { frame?: unknown[] } | undefined;
-          const payload = first?.frame ? first.frame[first.frame[0] === 2 ? 3 : 2] : undefined;
-          for (const [name, path] of Object.entries(b.save as Record<string, string>)) {
-            const v = at(payload, path);
-            if (v === undefined) throw new StepFailure(`save ${name}: the frame has no ${path}`, out.frames);
-            this.#vars.set(name, v);
-          }
-        }
-        return out;
-      }
+      case 'expect_answer':
+        return checkFrame(this.#checks, kind, targets, b);
       case 'expect_meter':
-        return this.#each(
-          targets,
-          limitOf(b),
-          (c) => {
-            const ok = (v: number) =>
-              (b.at_least === undefined || v >= b.at_least) && (b.at_most === undefined || v <= b.at_most);
-            const f = c.frames.slice(c.mark).find((f) => meterValuesOf(f, connector, b.measurand).some(ok));
-            return f ? [f] : undefined;
-          },
-          (c) => {
-            const last = c.frames
-              .filter((f) => meterValuesOf(f, connector, b.measurand).length > 0)
-              .slice(-3);
-            const values = last.flatMap((f) => meterValuesOf(f, connector, b.measurand));
-            return [
-              `${c.hosted.identity}: ${b.measurand} on connector ${connector} never ${bounds(b)} (last values: ${values.length ? values.join(', ') : 'none'})`,
-              last,
-            ];
-          },
-        );
+        return checkMeter(this.#checks, targets, b);
     }
     throw new Error(`step '${kind}' is not carried out by this runner`);
   }
+
+  /** The waits and expectations (step-checks.ts) reach the run through this. */
+  readonly #checks: CheckRun = {
+    each: (targets, s, check, failure) => this.#each(targets, s, check, failure),
+    setVar: (name, value) => this.#vars.set(name, value),
+  };
 
   /** Every target must produce its proof within `s` seconds; the first that does not fails the step. */
   async #each(
@@ -497,7 +363,7 @@ class ScenarioRun {
     s: number,
     check: (c: RunCharger) => SeenFrame[] | undefined,
     failure: (c: RunCharger) => [string, SeenFrame[]],
-  ): Promise<{ message: string | null; frames: ProofFrame[] }> {
+  ): Promise<StepOutcome> {
     const deadline = Date.now() + s * 1000;
     const frames: ProofFrame[] = [];
     for (const c of targets) {
@@ -511,64 +377,4 @@ class ScenarioRun {
     }
     return { message: null, frames };
   }
-}
-
-/**
- * The newest status of a connector on each of its tracks (the connector's status, and in 2.0.1
- * also the transaction's charging state), with the frame that reported it.
- */
-function latestStatuses(frames: SeenFrame[], connector: number): Array<[SeenFrame, string]> {
-  const found = new Map<string, [SeenFrame, string]>();
-  for (let i = frames.length - 1; i >= 0 && found.size < 2; i--)
-    for (const [n, status, track] of statusesOf(frames[i]))
-      if (n === connector && !found.has(track)) found.set(track, [frames[i], status]);
-  return [...found.values()];
-}
-
-/** A wait's or expectation's time limit in seconds (the schema gives each its default). */
-const limitOf = (b: Fields): number => b.timeout_s ?? b.within_s ?? 30;
-
-function bounds(b: { at_least?: number; at_most?: number }): string {
-  const parts = [];
-  if (b.at_least !== undefined) parts.push(`>= ${b.at_least}`);
-  if (b.at_most !== undefined) parts.push(`<= ${b.at_most}`);
-  return parts.length ? `reached ${parts.join(' and ')}` : 'reported';
-}
-
-/** The command payload of an action step (connectors: 1.6 reads connector_id, 2.0.1 evse_id). */
-function commandPayload(kind: string, b: Fields): unknown {
-  const on = { connector_id: b.connector, evse_id: b.connector };
-  switch (kind) {
-    case 'plug_in':
-      return {
-        ...on,
-        ev_max_power_kw: b.ev_max_power_kw,
-        soc_percent: b.soc_percent,
-        battery_kwh: b.battery_kwh,
-      };
-    case 'present_token':
-      return { ...on, id_tag: b.id_tag };
-    case 'fault':
-      return { ...on, error_code: b.error_code };
-    case 'configure':
-      return { key: b.key, component: b.component, variable: b.variable, value: b.value };
-    case 'send':
-      return { action: b.action, payload: b.payload };
-    case 'disconnect':
-    case 'clear_cache':
-      return {};
-    default:
-      return on;
-  }
-}
-
-/** A step's default name: its kind and what it names. */
-function describe(kind: string, b: Fields): string {
-  const parts = [kind];
-  for (const key of ['action', 'status', 'id_tag', 'measurand', 'seconds'])
-    if ((b as unknown as Record<string, unknown>)[key] !== undefined)
-      parts.push(String((b as unknown as Record<string, unknown>)[key]));
-  if (b.connector !== undefined) parts.push(`connector ${b.connector}`);
-  if (b.charger) parts.push(`on ${b.charger}`);
-  return parts.join(' ');
 }

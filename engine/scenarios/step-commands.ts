@@ -1,0 +1,45 @@
+// The action steps that become commands (engine/commands/command-kinds.ts): which command each
+// step kind is, and its payload.
+import type { EventType } from '../commands/command-kinds.ts';
+import type { Fields } from './step-fields.ts';
+
+/** Commands of the actions, by step kind. */
+export const COMMANDS: Partial<Record<string, EventType>> = {
+  plug_in: 'plug-in',
+  present_token: 'present-token',
+  unplug: 'unplug',
+  ev_stops_energy: 'ev-stops-energy',
+  fault: 'fault',
+  clear_fault: 'clear-fault',
+  disconnect: 'disconnect',
+  configure: 'configuration',
+  clear_cache: 'cache-reset',
+  send: 'proxy-message',
+};
+
+/** The command payload of an action step (connectors: 1.6 reads connector_id, 2.0.1 evse_id). */
+export function commandPayload(kind: string, b: Fields): unknown {
+  const on = { connector_id: b.connector, evse_id: b.connector };
+  switch (kind) {
+    case 'plug_in':
+      return {
+        ...on,
+        ev_max_power_kw: b.ev_max_power_kw,
+        soc_percent: b.soc_percent,
+        battery_kwh: b.battery_kwh,
+      };
+    case 'present_token':
+      return { ...on, id_tag: b.id_tag };
+    case 'fault':
+      return { ...on, error_code: b.error_code };
+    case 'configure':
+      return { key: b.key, component: b.component, variable: b.variable, value: b.value };
+    case 'send':
+      return { action: b.action, payload: b.payload };
+    case 'disconnect':
+    case 'clear_cache':
+      return {};
+    default:
+      return on;
+  }
+}
