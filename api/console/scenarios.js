@@ -251,8 +251,9 @@ export function ScenarioRun({ id }) {
       }
     </div>
     <p data-testid="run-result">
-      ${e.passed} expectation${e.passed === 1 ? '' : 's'} held, ${e.failed} failed · seed ${run.seed} ·
-      started ${fmt.time(run.started_at)}${run.finished_at ? ` · finished ${fmt.time(run.finished_at)}` : ''}
+      ${e.passed} expectation${e.passed === 1 ? '' : 's'} held, ${e.failed} failed${' '}
+      ${`· seed ${run.seed} · started ${fmt.time(run.started_at)}`}
+      ${run.finished_at ? ` · finished ${fmt.time(run.finished_at)}` : ''}
     </p>
     ${run.error && html`<p class="error">${run.error}</p>`}
     <section class="card">
@@ -261,7 +262,7 @@ export function ScenarioRun({ id }) {
         ${run.chargers.map(
           (c) =>
             html`<li>
-              <a href=${`#/chargers/${c.deployment_id}`}>${c.identity}</a>
+              <a href=${`#/chargers/${c.deployment_id}`}>${c.identity}</a>${' '}
               <span class="muted">${c.ocpp_version}, group ${c.group}</span>
             </li>`,
         )}

@@ -190,6 +190,11 @@ const clock = (s) => {
   return `d${Math.floor(m / 1440) + 1} ${String(Math.floor(m / 60) % 24).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
 };
 
+/** Seed, speed, started and stopped, in one line. */
+const about = (run) =>
+  `seed ${run.config.seed} · speed ${run.config.speed} · started ${new Date(run.started_at).toLocaleTimeString()}` +
+  (run.stopped_at ? ` · stopped ${new Date(run.stopped_at).toLocaleTimeString()}` : '');
+
 export function TrafficRun({ id }) {
   const [run, setRun] = useState(null);
   const [sessions, setSessions] = useState([]);
@@ -274,11 +279,7 @@ export function TrafficRun({ id }) {
       <div class="count"><b>${run.drops}</b><span>drops</span></div>
       <div class="count"><b>${run.commands_failed}</b><span>commands failed</span></div>
     </dl>
-    <p class="muted">
-      seed ${run.config.seed} · speed ${run.config.speed} · started
-      ${new Date(run.started_at).toLocaleTimeString()}
-      ${run.stopped_at ? ` · stopped ${new Date(run.stopped_at).toLocaleTimeString()}` : ''}
-    </p>
+    <p class="muted">${about(run)}</p>
     ${
       run.running &&
       change &&
