@@ -18,6 +18,7 @@
 import type { MqttClient } from 'mqtt';
 import type { ChargerHost } from '../deployments/charger-host.ts';
 import type { DeploymentRow } from '../deployments/deployment-store.ts';
+import type { PlacedLease } from '../deployments/fleet-placement.ts';
 import type { Logger } from '../platform/log/logger.ts';
 import type { LeaseStore, NodeRole } from './lease-store.ts';
 
@@ -99,7 +100,13 @@ export class ClusterNode {
   }
 
   /** The lease a new charger is written with: the least-loaded live engine node (none: unleased). */
-  placeNew(): { nodeId: string; ttlSeconds: number } | undefined {
+  async place(count: number): Promise<Array<PlacedLease | undefined>> {
+    await this.#refreshLoads();
+    return Array.from({ length: count }, () => this.#placeOne());
+  }
+
+  /** The least-loaded live engine node (this one on a tie), counted as one charger busier. */
+  #placeOne(): PlacedLease | undefined {
     let best: string | undefined;
     let load = Infinity;
     for (const [node, n] of this.#loads)
@@ -109,10 +116,13 @@ export class ClusterNode {
     return { nodeId: best, ttlSeconds: this.opts.ttlSeconds };
   }
 
-  /** A charger written with a lease for `nodeId` (placeNew) starts there. */
-  deployed(row: DeploymentRow, nodeId: string | undefined): void {
-    if (nodeId === this.opts.nodeId) this.opts.host.deploy(row);
-    else if (nodeId !== undefined) this.#tell(nodeId, { op: 'deploy', ids: [row.id] });
+  /** Chargers written with leases (place) start at their nodes: here at once, elsewhere by one message per node. */
+  deployed(placed: Array<{ row: DeploymentRow; nodeId: string | undefined }>): void {
+    const remote = new Map<string, string[]>();
+    for (const { row, nodeId } of placed)
+      if (nodeId === this.opts.nodeId) this.opts.host.deploy(row);
+      else if (nodeId !== undefined) remote.set(nodeId, [...(remote.get(nodeId) ?? []), row.id]);
+    for (const [nodeId, ids] of remote) this.#tell(nodeId, { op: 'deploy', ids });
   }
 
   /** E8/E9 start or restart: at its owner, or placed anew when no live node holds it. */
@@ -120,7 +130,7 @@ export class ClusterNode {
     const op = restart ? 'restart' : 'start';
     let owner = await this.opts.store.ownerOf(row.id);
     if (owner === undefined) {
-      const placed = this.placeNew();
+      const placed = this.#placeOne();
       if (!placed || !(await this.opts.store.take(row.id, placed.nodeId))) return; // claimed by the next tick
       owner = placed.nodeId;
     }
