@@ -80,7 +80,7 @@ export class DeploymentStore {
    */
   async createMany(
     orgId: string,
-    items: Array<{ deployment: NewDeployment; lease?: { nodeId: string; ttlSeconds: number } }>,
+    items: Array<{ deployment: NewDeployment; lease?: { nodeId: string } }>,
   ): Promise<DeploymentRow[]> {
     if (items.length === 0) return [];
     const input = items.map(({ deployment: d, lease }, n) => ({
@@ -100,14 +100,13 @@ export class DeploymentStore {
       security_has_client_cert: d.security?.has_client_cert ?? false,
       security_sealed: d.security?.sealed ?? null,
       node_id: lease?.nodeId ?? null,
-      ttl: lease?.ttlSeconds ?? 0,
     }));
     const { rows } = await this.db.query<DeploymentRow>(
       `WITH i AS (
          SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(n integer, identity text, model text,
            charger_model jsonb, ocpp_version text, ws_url text, charger_name text, brand_slug text,
            connector_type text, location_id uuid, security_profile smallint, security_has_password boolean,
-           security_has_client_cert boolean, security_sealed text, node_id text, ttl double precision)
+           security_has_client_cert boolean, security_sealed text, node_id text)
        ), d AS (
          INSERT INTO evc_deployments (organization_id, identity, model, charger_model, ocpp_version, ws_url,
            charger_name, brand_slug, connector_type, location_id, security_profile, security_has_password,
@@ -119,8 +118,8 @@ export class DeploymentStore {
          ON CONFLICT (organization_id, identity) DO NOTHING
          RETURNING ${ROW}
        ), lease AS (
-         INSERT INTO evc_charger_leases (deployment_id, node_id, expires_at)
-         SELECT d.id::uuid, i.node_id, now() + make_interval(secs => i.ttl)
+         INSERT INTO evc_charger_leases (deployment_id, node_id)
+         SELECT d.id::uuid, i.node_id
          FROM d JOIN i ON i.identity = d.identity WHERE i.node_id IS NOT NULL
        )
        SELECT * FROM d`,

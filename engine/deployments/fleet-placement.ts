@@ -3,9 +3,9 @@
 // sends start, stop, restart and delete to the node that holds the charger.
 import type { DeploymentRow } from './deployment-store.ts';
 
+/** The node a new charger's lease is written for (the lease lives as long as the node's presence). */
 export interface PlacedLease {
   nodeId: string;
-  ttlSeconds: number;
 }
 
 export interface FleetPlacement {
