@@ -1,7 +1,8 @@
 // --via-api: the chargers run inside the service, deployed through its API, so the whole product
 // is what is measured. Locations of up to 1000 chargers go to POST /evcharger/location (E7) at the
-// ramp; GET /evcharger/deployments is polled once a second for every charger's stage; at the end
-// the locations are deleted (E8). Round trips are not visible from here (they happen inside the
+// ramp; GET /evcharger/deployments is polled once a second for every charger's stage until all were
+// online, then the fleet summary's count (the list again only if it drops); at the end the
+// locations are deleted (E8). Round trips are not visible from here (they happen inside the
 // service); the central system's counts are, when it is the reference one. The service's own RSS
 // and CPU are read from /proc by its pid (--service-pid, or the process listening on the API's
 // port of this machine).
@@ -87,10 +88,19 @@ export async function runViaApi(options: LoadtestOptions, hooks: ViaApiHooks): P
       }
     }
   };
+  // Once every charger was online, one count per second (the console's fleet summary) instead of
+  // every page of every location: the list is read again only when the count drops.
+  const onlineNow = async () =>
+    ((await call('GET', '/evcharger/fleet/summary')) as { stages: Record<string, number> }).stages.online ??
+    0;
+  const onlineBefore = await onlineNow();
+  const follow = async () => {
+    if (metrics.everOnline < N || (await onlineNow()) - onlineBefore < metrics.online) await poll();
+  };
   let polling = Promise.resolve();
   const ticker = setInterval(() => {
     polling = polling
-      .then(poll)
+      .then(follow)
       .catch((error: Error) => process.stderr.write(`poll failed: ${error.message}\n`))
       .then(() => {
         const sample = metrics.sample();
