@@ -150,4 +150,24 @@ describe(`secrets sent through commands (${MODE})`, () => {
     assert.equal(invalid.status, 422, invalid.text);
     assert.ok(!invalid.text.includes(PROXIED), invalid.text);
   });
+  test('a command stored with its secret in clear (before this was masked) is read masked', async () => {
+    const { rows } = await svc.service.platform.db.query<{ id: string }>(
+      `SELECT id::text AS id FROM evc_commands WHERE organization_id = 'org-cmd-secrets' AND status <> 'queued' LIMIT 1`,
+    );
+    const OLD = 'Older-Passw0rd-000005';
+    await svc.service.platform.db.query(
+      `UPDATE evc_commands SET payload = $2::jsonb, response = $3::jsonb WHERE id = $1`,
+      [
+        rows[0].id,
+        JSON.stringify({ key: 'AuthorizationKey', value: OLD }),
+        JSON.stringify({ configurationKey: [{ key: 'AuthorizationKey', value: OLD, readonly: false }] }),
+      ],
+    );
+    const one = await as('GET', `/evcharger/commands/${rows[0].id}`);
+    assert.equal(one.status, 200);
+    assert.equal(one.body.payload.value, SECRET_MASK);
+    assert.ok(!one.text.includes(OLD), one.text);
+    const list = await as('GET', '/evcharger/commands?limit=500');
+    assert.ok(!list.text.includes(OLD), list.text);
+  });
 });
