@@ -3,11 +3,15 @@
 // show it masked, as the message log's frames do.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { MODE, startTestService, type TestService } from '../support/service.ts';
 import { startStrictCsms, type StrictCsms } from '../support/strict-csms.ts';
 import { DUAL_MODEL, type As } from '../deployments/deployment-helpers.ts';
 import { finalOf } from './command-helpers.ts';
 import { SECRET_MASK } from '../../protocols/ocpp/secret-values.ts';
+import { sealCommand } from '../../engine/commands/command-secrets.ts';
+import type { ChargerCommand } from '../../engine/commands/command-topics.ts';
+import { createSecretBox } from '../../engine/platform/secrets/secret-box.ts';
 
 const P1 = 'First-Passw0rd-00001';
 const KEY16 = 'Second-Passw0rd-0002';
@@ -169,5 +173,31 @@ describe(`secrets sent through commands (${MODE})`, () => {
     assert.ok(!one.text.includes(OLD), one.text);
     const list = await as('GET', '/evcharger/commands?limit=500');
     assert.ok(!list.text.includes(OLD), list.text);
+  });
+  test('a sealed command this node cannot open (another SECRETS_KEY) fails with SECRET_UNAVAILABLE', async () => {
+    const id = randomUUID();
+    const event: ChargerCommand = {
+      type: 'CHANGE_CONFIGURATION',
+      key: 'AuthorizationKey',
+      value: KEY16,
+      commandId: id,
+    };
+    const sealed = sealCommand(createSecretBox('another-key'), event);
+    // Queued a minute ago and never published: the sweep takes it from the database.
+    await svc.service.platform.db.query(
+      `INSERT INTO evc_commands (id, organization_id, deployment_id, identity, event_type, ocpp_version, payload,
+         event, created_at, deadline_at)
+       VALUES ($1, 'org-cmd-secrets', $2, 'SEC16', 'configuration', 'ocpp1.6', $3::jsonb, $4::jsonb,
+         now() - interval '1 minute', now() + interval '1 minute')`,
+      [
+        id,
+        ids.SEC16,
+        JSON.stringify({ key: 'AuthorizationKey', value: SECRET_MASK }),
+        JSON.stringify(sealed),
+      ],
+    );
+    const record = await finalOf(as, id);
+    assert.equal(record.status, 'failed');
+    assert.equal(record.error?.code, 'SECRET_UNAVAILABLE');
   });
 });
