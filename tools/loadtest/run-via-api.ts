@@ -17,6 +17,7 @@ const PAGE = 500;
 
 interface DeploymentItem {
   identity: string;
+  updated_at: string;
   stage: Stage;
   outcome: StageOutcome;
 }
@@ -58,6 +59,8 @@ export async function runViaApi(options: LoadtestOptions, hooks: ViaApiHooks): P
   if (pid !== null) metrics.source = () => (service() ? { ...service()!, heapUsed: 0 } : null);
   const before = service();
   metrics.restart();
+  const wallStart = Date.now() - metrics.now() * 1000;
+  const sameClock = pid !== null;
   let peakRss = before?.rss ?? 0;
   const marks: PhaseMarks = {
     allOnline: null,
@@ -82,7 +85,10 @@ export async function runViaApi(options: LoadtestOptions, hooks: ViaApiHooks): P
           const key = `${item.stage}/${item.outcome}`;
           if (seen.get(item.identity) === key) continue;
           seen.set(item.identity, key);
-          metrics.onStage({ ...item, attempt: 1, at: new Date().toISOString() });
+          // On this machine the service's clock is ours: its record of the change (written within
+          // a quarter second) times the stage, not this poll, which may come seconds later.
+          const at = sameClock ? (Date.parse(item.updated_at) - wallStart) / 1000 : undefined;
+          metrics.onStage({ ...item, attempt: 1, at: new Date().toISOString() }, at);
         }
         offset = page.next_offset;
       }
