@@ -303,4 +303,22 @@ for (const version of VERSIONS)
       );
       assert.deepEqual(seq.slice(-3), [`${STATUS}:SignatureVerified`, ended, `${STATUS}:Installing`]);
     });
+
+    test(`L01.FR.07 ${SIGNED} waiting for a transaction holds the other connector Unavailable until the install's reboot`, async () => {
+      const id = `${e.tag}-FW-HOLD`;
+      const c = e.deploy(id);
+      await e.online(c);
+      c.actor.send({ type: 'PLUG_IN', connectorId: 1 });
+      c.actor.send({ type: 'PRESENT_TOKEN', connectorId: 1, idTag: 'TAG-FW' });
+      await c.until(() => c.ctx().connectors[0].tx !== undefined && c.ctx().outbox.length === 0);
+      await e.call(id, SIGNED, signedUpdate(14, `/fw/evsim-ac-${NEW_VERSION}.bin`, await signer.sign(IMAGE)));
+      await e.csms().waitFor(() => e.connectorStatuses(id, 2).includes('Unavailable'), 12_000);
+      assert.deepEqual(e.connectorStatuses(id, 2), ['Available', 'Unavailable']);
+      c.actor.send({ type: 'UNPLUG', connectorId: 1 });
+      await waitStatus(id, 'Installed');
+      // The transaction's connector joined the hold when it ended; the boot after the install frees both.
+      assert.equal(e.connectorStatuses(id, 1).at(-2), 'Unavailable');
+      assert.equal(e.connectorStatuses(id, 1).at(-1), 'Available');
+      assert.deepEqual(e.connectorStatuses(id, 2), ['Available', 'Unavailable', 'Available']);
+    });
   });
