@@ -19,7 +19,9 @@ import type { TransferResult } from '../core/transfers.ts';
 import { moveConnector, nextStatus, pending } from '../core/connector-status.ts';
 import { call } from '../wire/basics.ts';
 import { scheduleReboot } from './provisioning.ts';
+import { signingChainProblem } from '../core/signing-chain.ts';
 import { securityEvent } from './security-events.ts';
+import { manufacturerRoots } from './certificates.ts';
 import { hasTransaction } from './transactions.ts';
 
 export type FirmwareStatus =
@@ -90,8 +92,21 @@ const WAIT_CHECK_MS = 2_000;
 const INSTALL_MS = 500;
 const DEFAULT_RETRY_INTERVAL_SEC = 60;
 
-/** L01/L02/L03 and 1.6 UpdateFirmware: a new job replaces a running one (AcceptedCanceled). */
-export function updateFirmware(s: Step, r: FirmwareRequest): 'Accepted' | 'AcceptedCanceled' {
+/**
+ * L01/L02/L03 and 1.6 UpdateFirmware: a new job replaces a running one (AcceptedCanceled). A
+ * signing certificate that does not chain to an installed manufacturer root (when the charger has
+ * one) is refused at once (L01.FR.02): InvalidCertificate, and the running job carries on.
+ */
+export function updateFirmware(
+  s: Step,
+  r: FirmwareRequest,
+): 'Accepted' | 'AcceptedCanceled' | 'InvalidCertificate' {
+  const roots = r.certificate !== undefined ? manufacturerRoots(s) : [];
+  const problem = roots.length > 0 ? signingChainProblem(r.certificate!, roots, s.now) : undefined;
+  if (problem) {
+    securityEvent(s, 'InvalidFirmwareSigningCertificate', problem);
+    return 'InvalidCertificate';
+  }
   const canceled = s.ctx.firmware !== undefined && s.ctx.firmware.phase !== 'rebooting';
   if (canceled) releaseConnectors(s, false);
   const { retries, retryIntervalSec, ...rest } = r;
