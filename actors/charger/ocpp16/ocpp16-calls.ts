@@ -95,6 +95,7 @@ export const OCPP16_CALLS: Record<string, CsmsCall> = {
       entries: (p.localAuthorizationList ?? []).map((e: any) => ({
         idTag: e.idTag,
         status: e.idTagInfo ? authStatus(e.idTagInfo.status) : undefined,
+        group: e.idTagInfo?.parentIdTag,
       })),
     }),
   }),

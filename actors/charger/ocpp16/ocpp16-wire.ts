@@ -136,7 +136,8 @@ export const ocpp16Wire: OcppWire = {
 
   txEnded: (ctx, c, cause, at) =>
     call('StopTransaction', {
-      idTag: ci20(c.tx!.idTag),
+      // The token that stopped it (another of the starter's group, C09), else the starter's.
+      idTag: ci20(c.tx!.stoppedBy ?? c.tx!.idTag),
       meterStop: Math.floor(c.meterWh),
       timestamp: iso(at),
       reason: STOP_REASON[cause],

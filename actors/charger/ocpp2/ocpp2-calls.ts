@@ -100,6 +100,7 @@ export const OCPP2_CALLS: Record<string, CsmsCall> = {
       entries: (p.localAuthorizationList ?? []).map((e: any) => ({
         idTag: e.idToken.idToken,
         status: e.idTokenInfo ? authStatus(e.idTokenInfo.status) : undefined,
+        group: e.idTokenInfo?.groupIdToken?.idToken,
       })),
     });
     return { status: status === 'NotSupported' ? 'Failed' : status };

@@ -111,7 +111,10 @@ function transactionEvent(
         : {}),
     },
     ...(extra.withToken
-      ? { idToken: { idToken: tx.idTag.slice(0, 36), type: tx.idType ?? 'ISO14443' } }
+      ? eventType === 'Ended' && tx.stoppedBy !== undefined
+        ? // Stopped by another token of the starter's group (C09): that token, as presented.
+          { idToken: { idToken: tx.stoppedBy.slice(0, 36), type: 'ISO14443' } }
+        : { idToken: { idToken: tx.idTag.slice(0, 36), type: tx.idType ?? 'ISO14443' } }
       : {}),
     ...(eventType === 'Started' && tx.reservationId !== undefined ? { reservationId: tx.reservationId } : {}),
     evse: { id: c.id, connectorId: 1 },
