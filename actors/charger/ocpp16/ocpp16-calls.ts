@@ -4,7 +4,7 @@
 import type { CsmsCall } from '../core/wire.ts';
 import { SETTINGS, getSetting } from '../core/settings.ts';
 import { authStatus, iso } from '../wire/basics.ts';
-import { chargingProfile, purposeFrom } from '../wire/charging-profile.ts';
+import { chargingProfile, clearedAnswer, compositePeriod, purposeFrom } from '../wire/charging-profile.ts';
 import { clearCache } from '../blocks/authorization.ts';
 import { changeAvailability } from '../blocks/availability.ts';
 import { changeSetting } from '../blocks/configuration.ts';
@@ -115,7 +115,7 @@ export const OCPP16_CALLS: Record<string, CsmsCall> = {
       purpose: purposeFrom(PURPOSE_16, p.chargingProfilePurpose),
       stackLevel: p.stackLevel,
     });
-    return { status: cleared ? 'Accepted' : 'Unknown' };
+    return clearedAnswer(cleared);
   },
   GetCompositeSchedule: (p, s) => {
     const composite = compositeLimit(s, p.connectorId, p.chargingRateUnit);
@@ -124,12 +124,7 @@ export const OCPP16_CALLS: Record<string, CsmsCall> = {
       status: 'Accepted',
       connectorId: p.connectorId,
       scheduleStart: iso(s.now),
-      chargingSchedule: {
-        duration: p.duration,
-        startSchedule: iso(s.now),
-        chargingRateUnit: composite.unit,
-        chargingSchedulePeriod: [{ startPeriod: 0, limit: composite.limit }],
-      },
+      chargingSchedule: { startSchedule: iso(s.now), ...compositePeriod(composite, p.duration) },
     };
   },
 
