@@ -143,13 +143,14 @@ export function authorizeAnswered(
   if (status && meta.idTag) cache(s, meta.idTag, status, group);
   if (meta.groupStop && meta.connectorId !== undefined && meta.idTag) {
     const c = s.connector(meta.connectorId);
-    const same = status === 'Accepted' && c?.tx && group !== undefined && group === startGroup(s, c.tx.idTag);
+    const same =
+      status === 'Accepted' && c?.tx && group !== undefined && group === localGroup(s.ctx, c.tx.idTag);
     if (same) stopByToken(s, c.id, meta.idTag, meta.commandId);
     else refuseStop(s, meta.commandId);
     return true;
   }
   if (status === 'Accepted' && meta.idTag) {
-    tokenGroup(s, meta.idTag, s.wire.authorizeGroup(payload));
+    tokenGroup(s, meta.idTag, group);
     if (meta.connectorId !== undefined && reservationVerdict(s, meta.connectorId, meta.idTag) !== 'yes') {
       refuseReserved(s, meta.commandId, meta.connectorId);
       return true;
@@ -182,9 +183,6 @@ function stopByToken(s: Step, connectorId: number, idTag: string, commandId: str
   s.result(commandId, 'PRESENT_TOKEN', { ok: true, payload: { status: 'Accepted', stopped: true } });
 }
 
-/** The group of the token that started a transaction, as the charger knows it. */
-const startGroup = (s: Step, idTag: string) => localGroup(s.ctx, idTag);
-
 /**
  * C09 / 1.6 parentIdTag: another token stops the transaction when it is valid and of the
  * starter's group. Known to the local list or cache: decided here (offline too); otherwise the
@@ -192,7 +190,7 @@ const startGroup = (s: Step, idTag: string) => localGroup(s.ctx, idTag);
  */
 function stopByGroup(s: Step, connectorId: number, idTag: string, commandId: string | undefined): void {
   const c = s.connector(connectorId)!;
-  const group = startGroup(s, c.tx!.idTag);
+  const group = localGroup(s.ctx, c.tx!.idTag);
   const local = localAuthorization(s.ctx, idTag);
   if (group === undefined) return refuseStop(s, commandId);
   if (local) {
