@@ -1,10 +1,10 @@
 // GetLog (1.6 security extension, 2.0.1 N01): the same request and answer in both versions, and
-// the same names of LogStatusNotification's statuses. The upload is the diagnostics block's.
+// the same names of LogStatusNotification's statuses. The upload is the diagnostics block's
+// (blocks/diagnostics.ts requestLog takes the request written here; wire/ imports no block).
 /* eslint-disable @typescript-eslint/no-explicit-any -- CSMS payloads reach here validated against the official schemas */
-import type { LogReport, LogRequest } from '../blocks/diagnostics.ts';
 
 /** LogStatusNotification's names of the upload statuses (both versions). */
-export const LOG_STATUS_NAMES: LogReport['names'] = {
+export const LOG_STATUS_NAMES = {
   Idle: 'Idle',
   Uploading: 'Uploading',
   Uploaded: 'Uploaded',
@@ -16,10 +16,10 @@ export const LOG_STATUS_NAMES: LogReport['names'] = {
 export const epochOf = (x: string | undefined) => (x === undefined ? undefined : Date.parse(x));
 
 /** The diagnostics block's request for a GetLog payload, reported with LogStatusNotification in these names. */
-export function getLogRequest(p: any, names: LogReport['names']): LogRequest {
+export function getLogRequest(p: any, names: Record<string, string>) {
   return {
-    location: p.log.remoteLocation,
-    log: p.logType === 'SecurityLog' ? 'security' : 'diagnostics',
+    location: p.log.remoteLocation as string,
+    log: p.logType === 'SecurityLog' ? ('security' as const) : ('diagnostics' as const),
     from: epochOf(p.log.oldestTimestamp),
     to: epochOf(p.log.latestTimestamp),
     retries: p.retries,
