@@ -103,8 +103,10 @@ export function endSampledDue(s: Step): void {
       if (!c.tx) continue;
       const due = c.tx.endSampleAt ?? c.tx.startedAt + every;
       if (due > s.now) continue;
-      const kept = keep(s, c, 0, due);
-      s.putConnector({ ...kept, tx: { ...kept.tx!, endSampleAt: due + every } });
+      // One reading for the latest moment due (a charger restored after a while skips the rest).
+      const at = due + Math.floor((s.now - due) / every) * every;
+      const kept = keep(s, c, 0, at);
+      s.putConnector({ ...kept, tx: { ...kept.tx!, endSampleAt: at + every } });
     }
   scheduleEndSamples(s);
 }

@@ -5,7 +5,7 @@
 // (connector 0) on the clock.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { T0, online, type Harness } from '../charger-harness.ts';
+import { T0, harness, online, type Harness } from '../charger-harness.ts';
 import { aConfigurationChange, aRemoteStart } from '../builders.ts';
 import type { OcppVersion } from '../../../../actors/charger/charger-ports.ts';
 import { MAX_END_SAMPLES } from '../../../../actors/charger/blocks/metering.ts';
@@ -202,4 +202,17 @@ test("ocpp1.6: GetConfiguration lists none of 2.0.1's own variables, and ChangeC
     status: 'NotSupported',
   });
   h.finish();
+});
+
+test('ocpp1.6: a charger restored after a while keeps one StopTxnSampledData reading for the missed time, not one per missed interval', async () => {
+  const h = await charging('ocpp1.6', { StopTxnSampledData: ENERGY });
+  minutes(h, 2);
+  const persisted = JSON.parse(JSON.stringify(h.actor.getPersistedSnapshot()));
+  h.stop();
+  const later = harness('ocpp1.6', { snapshot: persisted, at: T0 + 10 * 60_000 + 30_000 });
+  later.resume();
+  later.send({ type: 'UNPLUG', connectorId: 1 });
+  const times = endValues(later).map((mv) => mv.timestamp.slice(11, 19));
+  assert.deepEqual(times, ['08:01:00', '08:02:00', '08:10:00', '08:10:30']);
+  later.finish();
 });
