@@ -2,7 +2,7 @@
 // node answers from the database): connectors 1..n, charging profiles, configuration with secrets
 // masked, and when it last heartbeated by its own clock. Pure; reads only the context fields below.
 import type { ChargerContext, ChargingProfile, Connector } from './core/context.ts';
-import { SETTINGS, SETTING_KEYS, getSetting } from './core/settings.ts';
+import { SETTINGS, getSetting } from './core/settings.ts';
 import type { OcppWire } from './core/wire.ts';
 import { wireFor } from './ocpp-wires.ts';
 
@@ -120,7 +120,7 @@ function configurationView(ctx: ViewedContext, wire: OcppWire): ConfigurationVie
     value: value !== '' && SECRET_KEY.test(key) ? SECRET_MASK : value,
     readonly,
   });
-  const known = SETTING_KEYS.map((key) => {
+  const known = wire.settings.map((key) => {
     const def = SETTINGS[key];
     return shown(wire.settingName(key), getSetting(full, key) ?? '', def.readonly);
   });
