@@ -5,6 +5,7 @@ import type { ChargerContext, ChargingProfile, Connector } from './core/context.
 import { SETTINGS, getSetting } from './core/settings.ts';
 import type { OcppWire } from './core/wire.ts';
 import { wireFor } from './ocpp-wires.ts';
+import { isSecretName, SECRET_MASK } from '../../protocols/ocpp/secret-values.ts';
 
 /** What the view reads of a persisted charger context. */
 export type ViewedContext = Pick<
@@ -54,8 +55,7 @@ export interface ChargerView {
   last_heartbeat_at: string | null;
 }
 
-export const SECRET_MASK = '********';
-const SECRET_KEY = /authorizationkey|password|passphrase|secret|privatekey/i;
+export { SECRET_MASK };
 
 const iso = (ms: number | undefined): string | null => (ms ? new Date(ms).toISOString() : null);
 
@@ -117,7 +117,7 @@ function configurationView(ctx: ViewedContext, wire: OcppWire): ConfigurationVie
   const full = ctx as ChargerContext; // defaults read only the model and identity
   const shown = (key: string, value: string, readonly: boolean): ConfigurationView => ({
     key,
-    value: value !== '' && SECRET_KEY.test(key) ? SECRET_MASK : value,
+    value: value !== '' && isSecretName(key) ? SECRET_MASK : value,
     readonly,
   });
   const known = wire.settings.map((key) => {
