@@ -2,7 +2,8 @@
 // charge point at the built-in central system, rows first, then the supervisor (through the host).
 // Location deployment and location-wide runtime operations run as stored background jobs.
 import type { OcppVersion, StageEvent } from '../../actors/charger/charger-ports.ts';
-import type { CatalogModel, CatalogStore } from '../catalog/catalog-store.ts';
+import { randomUUID } from 'node:crypto';
+import type { CatalogStore } from '../catalog/catalog-store.ts';
 import type { ChargePointStore } from '../cpo/charge-point-store.ts';
 import type { Logger } from '../platform/log/logger.ts';
 import type { ChargerCredentials } from './charger-credentials.ts';
@@ -154,12 +155,7 @@ export class DeploymentService {
 
     const failures: LocationFailure[] = [];
     const resolved: DeployTarget[] = [];
-    const models = new Map<string, Promise<CatalogModel | undefined>>();
-    const findModel = (slug: string) => {
-      let model = models.get(slug);
-      if (!model) models.set(slug, (model = this.d.catalog.findModel(slug)));
-      return model;
-    };
+    const findModel = (slug: string) => this.d.catalog.findModel(slug);
     for (const spec of specs) {
       const outcome = await resolveCharger(
         { ...spec, ocpp_version: spec.ocpp_version ?? req.ocppVersion },
@@ -192,11 +188,17 @@ export class DeploymentService {
       else targets.push(t);
     }
 
-    const locationId = await this.d.store.createLocation(orgId, req.name, req.body);
-    await this.#recordFailures(orgId, locationId, failures);
+    const locationId = randomUUID();
     targets.forEach((t) => (t.location_id = locationId));
-    if (targets.length > 0)
-      this.runner.run(await this.d.jobs.create(orgId, 'deploy_location', locationId, targets));
+    const job = await this.d.store.acceptLocation(orgId, {
+      id: locationId,
+      name: req.name,
+      body: req.body,
+      failures,
+      targets,
+    });
+    this.#tellFailures(orgId, locationId, failures);
+    if (job) this.runner.run(job);
     return {
       locationId,
       deploying: targets.length,
@@ -312,6 +314,11 @@ export class DeploymentService {
   async #recordFailures(orgId: string, locationId: string, failures: LocationFailure[]): Promise<void> {
     if (failures.length === 0) return;
     await this.d.store.recordFailures(orgId, locationId, failures);
+    this.#tellFailures(orgId, locationId, failures);
+  }
+
+  /** Failures already stored: logged, and told as `failed` stage events. */
+  #tellFailures(orgId: string, locationId: string, failures: LocationFailure[]): void {
     const at = new Date().toISOString();
     for (const f of failures) {
       this.d.log.warn(

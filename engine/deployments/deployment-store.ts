@@ -3,6 +3,7 @@
 import type { ChargerModel, OcppVersion, Stage, StageOutcome } from '../../actors/charger/charger-ports.ts';
 import type { Queryable } from '../platform/db/database.ts';
 import type { SealedSecurity } from './charger-security.ts';
+import type { Job } from './job-store.ts';
 
 export interface DeploymentRow {
   id: string;
@@ -271,12 +272,29 @@ export class DeploymentStore {
 
   // ---- locations ----
 
-  async createLocation(orgId: string, name: string, body: unknown): Promise<string> {
-    const { rows } = await this.db.query<{ id: string }>(
-      `INSERT INTO evc_locations (organization_id, name, body) VALUES ($1, $2, $3::jsonb) RETURNING id::text AS id`,
-      [orgId, name, JSON.stringify(body)],
+  /**
+   * E7's writes in one statement: the location, the chargers that cannot be deployed, and the
+   * background job of the others (a job row as JobStore reads it; none without targets). One round
+   * trip matters: while a fleet boots, each one waits behind the chargers' traffic.
+   */
+  async acceptLocation<T>(
+    orgId: string,
+    l: { id: string; name: string; body: unknown; failures: LocationFailure[]; targets: T[] },
+  ): Promise<Job<T> | undefined> {
+    const { rows } = await this.db.query<Job<T>>(
+      `WITH loc AS (
+         INSERT INTO evc_locations (id, organization_id, name, body) VALUES ($2::uuid, $1, $3, $4::jsonb)
+       ), failed AS (
+         INSERT INTO evc_location_failures (organization_id, location_id, identity, model, ocpp_version, code, hint)
+         SELECT $1, $2::uuid, f.identity, f.model, f.ocpp_version, f.code, f.hint
+         FROM jsonb_to_recordset($5::jsonb) AS f(identity text, model text, ocpp_version text, code text, hint text)
+       )
+       INSERT INTO evc_jobs (organization_id, kind, location_id, action, targets)
+       SELECT $1, 'deploy_location', $2::uuid, NULL, $6::jsonb WHERE jsonb_array_length($6::jsonb) > 0
+       RETURNING id::text AS id, organization_id, kind, location_id::text AS location_id, action, targets, done`,
+      [orgId, l.id, l.name, JSON.stringify(l.body), JSON.stringify(l.failures), JSON.stringify(l.targets)],
     );
-    return rows[0].id;
+    return rows[0];
   }
 
   async locationExists(orgId: string, id: string): Promise<boolean> {
