@@ -14,6 +14,7 @@ import * as lifecycle from './lifecycle.ts';
 import { securityConnectFailed, securityLinkOpened } from './blocks/security.ts';
 import { securityResult } from './blocks/certificates.ts';
 import { sendQueuedSecurityEvents } from './blocks/security-events.ts';
+import { showReservedForAny } from './blocks/reservation.ts';
 
 type System = { _clock: unknown };
 type Enqueue = Parameters<Parameters<typeof chargerSetup.enqueueActions>[0]>[0]['enqueue'];
@@ -22,6 +23,8 @@ const stepOf = (ctx: ChargerContext, system: System) => new Step(ctx, nowOf(syst
 
 /** Turns a filled Step into XState actions; a change of ctx.timers re-arms the timers region. */
 function commit(s: Step, enqueue: Enqueue, before: ChargerContext, rearm = false): void {
+  // Whatever the event did to connectors or reservations, any-connector reservations re-count.
+  showReservedForAny(s);
   enqueue.assign(s.ctx);
   for (const e of s.sends) enqueue.sendTo(LINK_ID, e);
   for (const e of s.emits) enqueue.emit(e);

@@ -2,9 +2,10 @@
 // node answers from the database): connectors 1..n, charging profiles, configuration with secrets
 // masked, and when it last heartbeated by its own clock. Pure; reads only the context fields below.
 import type { ChargerContext, ChargingProfile, Connector } from './core/context.ts';
-import { SETTINGS, SETTING_KEYS, getSetting } from './core/settings.ts';
+import { SETTINGS, getSetting } from './core/settings.ts';
 import type { OcppWire } from './core/wire.ts';
 import { wireFor } from './ocpp-wires.ts';
+import { isSecretName, SECRET_MASK } from '../../protocols/ocpp/secret-values.ts';
 
 /** What the view reads of a persisted charger context. */
 export type ViewedContext = Pick<
@@ -54,8 +55,7 @@ export interface ChargerView {
   last_heartbeat_at: string | null;
 }
 
-export const SECRET_MASK = '********';
-const SECRET_KEY = /authorizationkey|password|passphrase|secret|privatekey/i;
+export { SECRET_MASK };
 
 const iso = (ms: number | undefined): string | null => (ms ? new Date(ms).toISOString() : null);
 
@@ -117,10 +117,10 @@ function configurationView(ctx: ViewedContext, wire: OcppWire): ConfigurationVie
   const full = ctx as ChargerContext; // defaults read only the model and identity
   const shown = (key: string, value: string, readonly: boolean): ConfigurationView => ({
     key,
-    value: value !== '' && SECRET_KEY.test(key) ? SECRET_MASK : value,
+    value: value !== '' && isSecretName(key) ? SECRET_MASK : value,
     readonly,
   });
-  const known = SETTING_KEYS.map((key) => {
+  const known = wire.settings.map((key) => {
     const def = SETTINGS[key];
     return shown(wire.settingName(key), getSetting(full, key) ?? '', def.readonly);
   });

@@ -12,7 +12,7 @@ import { settingOf } from './blocks/configuration.ts';
 import { bootAnswered, rebootDue } from './blocks/provisioning.ts';
 import { reservationDue } from './blocks/reservation.ts';
 import { evStopsEnergy, plugIn, sampleMeters, txMessageAnswered, unplug } from './blocks/transactions.ts';
-import { alignedDue, powerChangeDue } from './blocks/metering.ts';
+import { alignedDue, endAlignedDue, endSampledDue, powerChangeDue } from './blocks/metering.ts';
 import type { TransferResult } from './core/transfers.ts';
 import { firmwareDue, firmwareTransferred } from './blocks/firmware.ts';
 import { logTransferred, uploadDue } from './blocks/diagnostics.ts';
@@ -129,6 +129,8 @@ export const TIMERS: Record<TimerName, (s: Step) => void> = {
   // Meter values (metering)
   aligned: alignedDue,
   powerChange: powerChangeDue,
+  endSampled: endSampledDue,
+  endAligned: endAlignedDue,
   // firmware and diagnostics
   firmware: firmwareDue,
   diagnostics: uploadDue,

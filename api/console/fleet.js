@@ -37,7 +37,8 @@ function useDebounced(fn, ms) {
 
 export function Fleet() {
   const [summary, setSummary] = useState(null);
-  const [page, setPage] = useState({ items: [], total: 0, next_offset: null });
+  // The page as read, with the offset it was read at: the range shown is the rows shown.
+  const [page, setPage] = useState({ items: [], total: 0, next_offset: null, offset: 0 });
   const [q, setQ] = useState('');
   const [stage, setStage] = useState('');
   const [offset, setOffset] = useState(0);
@@ -53,7 +54,9 @@ export function Fleet() {
     if (stage) params.set('stage', stage);
     api('GET', `/evcharger/fleet/deployments?${params}`)
       .then((p) => {
-        setPage(p);
+        const now = query.current;
+        if (now.q !== q || now.stage !== stage || now.offset !== offset) return; // a newer page was asked
+        setPage({ ...p, offset });
         setError('');
       })
       .catch((e) => setError(e.message));
@@ -103,8 +106,8 @@ export function Fleet() {
     setStage(s === stage ? '' : s);
     setOffset(0);
   };
-  const first = page.items.length ? offset + 1 : 0;
-  const last = offset + page.items.length;
+  const first = page.items.length ? page.offset + 1 : 0;
+  const last = page.offset + page.items.length;
 
   return html`<section class="fleet">
     <div class="titlebar">

@@ -37,6 +37,9 @@ const MODEL_COLUMNS = `m.id::text AS id, m.slug, m.name, b.slug AS brand_slug, b
   m.connector_count, m.current_type, m.supported_kwh, m.connector_types, m.max_power_kw, m.ocpp_versions,
   m.boot_vendor, m.boot_model, m.firmware_version, m.created_at`;
 
+/** How long a model lookup is kept (the catalog changes only when a node starts with new reference data). */
+const MODEL_CACHE_MS = 60_000;
+
 export class CatalogStore {
   constructor(private readonly db: Queryable) {}
 
@@ -75,8 +78,25 @@ export class CatalogStore {
     return { data: rows.map(({ total: _t, ...m }) => toModel(m)), total, page, limit };
   }
 
-  /** A model by its slug, optionally only under one brand. */
-  async findModel(slug: string, brandId?: string): Promise<CatalogModel | undefined> {
+  /**
+   * A model by its slug, optionally only under one brand. The catalog is reference data written at
+   * start-up, so lookups are kept for a minute: E5 and E7 ask for the same few models thousands of
+   * times while a fleet boots, when every round trip waits behind the chargers' traffic.
+   */
+  findModel(slug: string, brandId?: string): Promise<CatalogModel | undefined> {
+    const key = `${brandId ?? ''}/${slug}`;
+    const now = Date.now();
+    const hit = this.#models.get(key);
+    if (hit && hit.until > now) return hit.model;
+    const model = this.#findModel(slug, brandId);
+    this.#models.set(key, { model, until: now + MODEL_CACHE_MS });
+    model.catch(() => this.#models.delete(key));
+    return model;
+  }
+
+  readonly #models = new Map<string, { model: Promise<CatalogModel | undefined>; until: number }>();
+
+  async #findModel(slug: string, brandId?: string): Promise<CatalogModel | undefined> {
     const { rows } = await this.db.query<CatalogModel>(
       `SELECT ${MODEL_COLUMNS} FROM catalog_models m JOIN catalog_brands b ON b.id = m.brand_id
        WHERE m.slug = $1 AND ($2::uuid IS NULL OR m.brand_id = $2::uuid)`,

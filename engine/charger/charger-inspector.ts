@@ -4,6 +4,7 @@
 // inspector is created and attach() is never called.
 import { createWebSocketInspector } from '@statelyai/inspect';
 import type { AnyActorRef } from 'xstate';
+import { maskSecretValues } from '../../protocols/ocpp/secret-values.ts';
 import type { Logger } from '../platform/log/logger.ts';
 
 export interface InspectConfig {
@@ -21,7 +22,12 @@ export interface ChargerInspector {
 
 export function createChargerInspector(config: InspectConfig, log: Logger): ChargerInspector {
   const watched = config.identities === '*' ? undefined : new Set(config.identities);
-  const inspector = createWebSocketInspector({ url: config.url });
+  // What leaves the process is masked: a command's AuthorizationKey, a context's password setting.
+  const inspector = createWebSocketInspector({
+    url: config.url,
+    sanitizeEvent: (event) => maskSecretValues(event).value as typeof event,
+    sanitizeContext: (context) => maskSecretValues(context).value as typeof context,
+  });
   log.info({ url: config.url, identities: config.identities }, 'XState inspection on');
   return {
     attach(identity, actor) {

@@ -43,6 +43,8 @@ export interface ChargerRuntimeOptions {
   defaultCsmsUrl?: () => string | undefined;
   /** Default 30000. */
   callTimeoutMs?: number;
+  /** The fetch of firmware downloads and log uploads (TRANSFER_ALLOWED_HOSTS refuses other hosts). */
+  transferFetch?: typeof fetch;
   /** When set, overrides every charger's WebSocketPingInterval (default 60 s); 0 disables. */
   pingIntervalSec?: number;
   onSchemaError?: (identity: string, report: unknown) => void;
@@ -104,6 +106,7 @@ export function createChargerRuntime(opts: ChargerRuntimeOptions): ChargerRuntim
   const { recentLog } = opts;
   const transfers = createTransfers({
     log: opts.log,
+    fetch: opts.transferFetch,
     recentLog: recentLog && ((identity, system) => recentLog(identity, keys.get(system))),
   });
   const machine = chargerMachine.provide({ actors: { link, transfers } });

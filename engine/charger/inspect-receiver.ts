@@ -12,6 +12,7 @@
 //   2025-01-01T10:00:00.011Z CP-1 #1 online lifecycle.session.online.{heartbeat.waiting reset.none} meter.idle
 import { pathToFileURL } from 'node:url';
 import { WebSocketServer } from 'ws';
+import { maskSecretValues } from '../../protocols/ocpp/secret-values.ts';
 
 export interface InspectionMessage {
   type: string;
@@ -29,10 +30,9 @@ export interface InspectionMessage {
 
 /** Payload summaries stop here. */
 const SUMMARY_MAX = 160;
-const SECRET = /authorizationkey|password|private key/i;
-
+/** One line of a payload, its secrets masked (an older sender may not have masked them). */
 export function summarize(value: unknown, max = SUMMARY_MAX): string {
-  const text = JSON.stringify(value) ?? '';
+  const text = JSON.stringify(maskSecretValues(value).value) ?? '';
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
@@ -107,11 +107,8 @@ export class InspectionFormatter {
         calls.delete(id);
         return `<- ${action} #${id} error ${String(e.code)}${e.description ? `: ${String(e.description)}` : ''}`;
       }
-      case 'csms.call': {
-        // A call that may carry a secret (AuthorizationKey, BasicAuthPassword) shows no payload.
-        const payload = summarize(e.payload, Infinity);
-        return `<= central system calls ${String(e.action)} ${SECRET.test(payload) ? '(payload hidden: it may hold a secret)' : summarize(e.payload)}`;
-      }
+      case 'csms.call':
+        return `<= central system calls ${String(e.action)} ${summarize(e.payload)}`;
       case 'link.security': {
         // The security block's request to the engine: its kind only (it may carry a password).
         const request = e.request as { op?: string } | undefined;

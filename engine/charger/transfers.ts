@@ -37,6 +37,8 @@ export interface TransfersOptions {
   timeoutMs?: number;
   /** Largest firmware image accepted (default 64 MiB). */
   maxBytes?: number;
+  /** Instead of the global fetch: TRANSFER_ALLOWED_HOSTS (engine/platform/net/allowed-fetch.ts). */
+  fetch?: typeof fetch;
 }
 
 const MiB = 1024 * 1024;
@@ -48,8 +50,8 @@ export function createTransfers(opts: TransfersOptions) {
     const signal = AbortSignal.any([abort.signal, AbortSignal.timeout(opts.timeoutMs ?? 60_000)]);
     const work =
       c.type === 'transfer.download'
-        ? download(c, signal, opts.maxBytes ?? 64 * MiB)
-        : upload(c, signal, () => opts.recentLog?.(c.identity, system) ?? []);
+        ? download(c, signal, opts.maxBytes ?? 64 * MiB, opts.fetch ?? fetch)
+        : upload(c, signal, () => opts.recentLog?.(c.identity, system) ?? [], opts.fetch ?? fetch);
     void work
       .catch((err: unknown): Outcome => ({ ok: false, error: 'failed', detail: reason(err) }))
       .then((r) => {
@@ -76,6 +78,7 @@ async function download(
   c: Extract<TransferCommand, { type: 'transfer.download' }>,
   signal: AbortSignal,
   maxBytes: number,
+  fetch: typeof globalThis.fetch,
 ): Promise<Outcome> {
   const no = unsupported(c.url);
   if (no) return no;
@@ -201,6 +204,7 @@ async function upload(
   c: Extract<TransferCommand, { type: 'transfer.upload' }>,
   signal: AbortSignal,
   frames: () => Promise<LogFrame[]> | LogFrame[],
+  fetch: typeof globalThis.fetch,
 ): Promise<Outcome> {
   const no = unsupported(c.url);
   if (no) return no;

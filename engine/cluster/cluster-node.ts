@@ -1,10 +1,12 @@
 // This node in a fleet shared by several nodes on one PostgreSQL and one MQTT broker
 // (docs/operations.md "Several nodes"). Ownership is a lease per charger (lease-store.ts):
 //
-// - every third of the lease TTL the node renews its presence and all of its leases in one
-//   statement; a node that stops renewing (killed, frozen) loses them when they lapse;
-// - an engine node then claims lapsed chargers, its fair share at a time, and resumes them from
-//   their snapshots; the command consumer takes their open commands over (interrupted / run once);
+// - every third of the lease TTL the node renews its presence, one row whatever the fleet's size:
+//   its leases live as long as it does, and a node that stops renewing (killed, frozen) loses
+//   them when its presence lapses;
+// - an engine node that sees a node gone (or is told one left) claims lapsed chargers, its fair
+//   share at a time, and resumes them from their snapshots; the command consumer takes their open
+//   commands over (interrupted / run once). A sweep every minute claims what was missed;
 // - a new charger goes to the least-loaded live engine node: its lease is written with its row,
 //   and the owner is told over MQTT (`<prefix>/nodes/<node id>/control`, QoS 1 on the node's
 //   persistent session); start, stop, restart and delete of a charger go to its owner the same way;
@@ -12,12 +14,14 @@
 //   says so on `<prefix>/cluster/released`, so the others claim at once instead of after the TTL;
 // - charge points shown online by the built-in central system of a gone node are set offline.
 //
-// A node that finds it renewed fewer leases than it holds checks which: a charger claimed by
-// another node (this one was frozen past the TTL) leaves this node quietly, one leased here but not
-// held (a control message lost) starts. The single-node default is the same with one node.
+// A node whose own presence had lapsed (it was frozen past the TTL), and every node at the sweep,
+// compares its leases with what it runs: a charger claimed by another node leaves this node
+// quietly, one leased here but not held (a control message lost) starts. The single-node default
+// is the same with one node.
 import type { MqttClient } from 'mqtt';
 import type { ChargerHost } from '../deployments/charger-host.ts';
 import type { DeploymentRow } from '../deployments/deployment-store.ts';
+import type { PlacedLease } from '../deployments/fleet-placement.ts';
 import type { Logger } from '../platform/log/logger.ts';
 import type { LeaseStore, NodeRole } from './lease-store.ts';
 
@@ -41,6 +45,8 @@ interface ControlMessage {
 
 /** Chargers claimed (and resumed) per statement. */
 const CLAIM_PAGE = 500;
+/** Ticks between sweeps (claims, lease check, charge points of gone nodes): about a minute at the default TTL. */
+const SWEEP_EVERY = 12;
 
 export class ClusterNode {
   readonly engine: boolean;
@@ -50,6 +56,11 @@ export class ClusterNode {
   #ticking: Promise<void> | undefined;
   #again = false;
   #closed = false;
+  #ticks = 0;
+  /** Live nodes at the last tick: one missing at the next is gone. */
+  #live = new Set<string>();
+  /** A node left (cluster/released): claim at the next tick. */
+  #claimNext = false;
   readonly #controlTopic: string;
   readonly #releasedTopic: string;
 
@@ -66,7 +77,7 @@ export class ClusterNode {
   /** Presence first (placement and the central system's presence need it), before anything serves. */
   async announce(): Promise<void> {
     await this.#renew();
-    await this.#refreshLoads();
+    this.#live = await this.#refreshLoads();
   }
 
   /** Resumes this node's own chargers, claims its share of the lapsed ones, then ticks. */
@@ -99,20 +110,29 @@ export class ClusterNode {
   }
 
   /** The lease a new charger is written with: the least-loaded live engine node (none: unleased). */
-  placeNew(): { nodeId: string; ttlSeconds: number } | undefined {
+  async place(count: number): Promise<Array<PlacedLease | undefined>> {
+    await this.#refreshLoads();
+    return Array.from({ length: count }, () => this.#placeOne());
+  }
+
+  /** The least-loaded live engine node (this one on a tie), counted as one charger busier. */
+  #placeOne(): PlacedLease | undefined {
     let best: string | undefined;
     let load = Infinity;
     for (const [node, n] of this.#loads)
       if (n < load || (n === load && node === this.opts.nodeId)) [best, load] = [node, n];
     if (best === undefined) return undefined;
     this.#loads.set(best, load + 1);
-    return { nodeId: best, ttlSeconds: this.opts.ttlSeconds };
+    return { nodeId: best };
   }
 
-  /** A charger written with a lease for `nodeId` (placeNew) starts there. */
-  deployed(row: DeploymentRow, nodeId: string | undefined): void {
-    if (nodeId === this.opts.nodeId) this.opts.host.deploy(row);
-    else if (nodeId !== undefined) this.#tell(nodeId, { op: 'deploy', ids: [row.id] });
+  /** Chargers written with leases (place) start at their nodes: here at once, elsewhere by one message per node. */
+  deployed(placed: Array<{ row: DeploymentRow; nodeId: string | undefined }>): void {
+    const remote = new Map<string, string[]>();
+    for (const { row, nodeId } of placed)
+      if (nodeId === this.opts.nodeId) this.opts.host.deploy(row);
+      else if (nodeId !== undefined) remote.set(nodeId, [...(remote.get(nodeId) ?? []), row.id]);
+    for (const [nodeId, ids] of remote) this.#tell(nodeId, { op: 'deploy', ids });
   }
 
   /** E8/E9 start or restart: at its owner, or placed anew when no live node holds it. */
@@ -120,7 +140,7 @@ export class ClusterNode {
     const op = restart ? 'restart' : 'start';
     let owner = await this.opts.store.ownerOf(row.id);
     if (owner === undefined) {
-      const placed = this.placeNew();
+      const placed = this.#placeOne();
       if (!placed || !(await this.opts.store.take(row.id, placed.nodeId))) return; // claimed by the next tick
       owner = placed.nodeId;
     }
@@ -178,7 +198,10 @@ export class ClusterNode {
 
   readonly #onMessage = (topic: string, payload: Buffer): void => {
     if (this.#closed) return;
-    if (topic === this.#releasedTopic) return this.#tick();
+    if (topic === this.#releasedTopic) {
+      this.#claimNext = true;
+      return this.#tick();
+    }
     if (topic !== this.#controlTopic) return;
     let m: ControlMessage;
     try {
@@ -229,26 +252,39 @@ export class ClusterNode {
       });
   }
 
+  /**
+   * Renews the presence; claims and checks only when something changed (a node gone or left, this
+   * node's presence lapsed) or at the sweep, since a full claim reads every running deployment.
+   */
   async #tickOnce(): Promise<void> {
-    const renewed = await this.#renew();
-    await this.#refreshLoads();
+    const { lapsed } = await this.#renew();
+    const live = await this.#refreshLoads();
+    const gone = [...this.#live].some((node) => !live.has(node));
+    this.#live = live;
+    const sweep = ++this.#ticks % SWEEP_EVERY === 0;
+    const claim = gone || lapsed || sweep || this.#claimNext;
+    this.#claimNext = false;
     if (this.engine && !this.#closed) {
-      if (renewed !== this.opts.host.size) await this.#reconcile();
-      await this.#claimAll();
+      if (lapsed || sweep) await this.#reconcile();
+      if (claim) await this.#claimAll();
     }
-    const offline = await this.opts.store.offlineAtGoneNodes();
-    if (offline > 0) this.opts.log.info({ count: offline }, 'charge points of a gone node set offline');
+    if (gone || sweep) {
+      const offline = await this.opts.store.offlineAtGoneNodes();
+      if (offline > 0) this.opts.log.info({ count: offline }, 'charge points of a gone node set offline');
+    }
   }
 
-  #renew(): Promise<number> {
+  #renew(): Promise<{ lapsed: boolean }> {
     const { store, nodeId, run, role, host } = this.opts;
     return store.renew({ nodeId, run, role, engine: this.engine, chargers: this.engine ? host.size : 0 });
   }
 
-  async #refreshLoads(): Promise<void> {
-    const live = await this.opts.store.liveEngines();
-    this.#loads = new Map(live.map((n) => [n.node_id, n.chargers]));
+  /** Placement's view of the live engine nodes; returns every live node. */
+  async #refreshLoads(): Promise<Set<string>> {
+    const live = await this.opts.store.liveNodes();
+    this.#loads = new Map(live.filter((n) => n.engine).map((n) => [n.node_id, n.chargers]));
     if (this.engine && !this.#closed) this.#loads.set(this.opts.nodeId, this.opts.host.size);
+    return new Set(live.map((n) => n.node_id));
   }
 
   async #claimAll(): Promise<void> {

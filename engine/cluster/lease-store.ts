@@ -1,7 +1,7 @@
-// The lease tables (migration 1030): node presence and one lease per charger a node holds. Every
-// statement here is per node and per tick or per batch, never per charger: a node renews its
-// presence and all of its leases in one statement, and claims lapsed chargers in another that also
-// returns their rows (snapshots included) to resume them.
+// The lease tables (migrations 1030, 1031): node presence and one lease per charger a node holds.
+// A lease is live while its node's presence is (one row renewed per tick, whatever the fleet's
+// size); every statement here is per node and per tick or per batch, never per charger. Claims of
+// lapsed chargers return their rows (snapshots included) to resume them.
 import type { Queryable } from '../platform/db/database.ts';
 import { ROW, type DeploymentRow } from '../deployments/deployment-store.ts';
 
@@ -18,10 +18,14 @@ export interface Presence {
 
 export interface LiveNode {
   node_id: string;
+  engine: boolean;
   chargers: number;
 }
 
 const TTL = (n: number) => `now() + make_interval(secs => $${n}::double precision)`;
+/** The lease `l` belongs to a live node. */
+const HELD = (l: string) =>
+  `EXISTS (SELECT 1 FROM evc_nodes n WHERE n.node_id = ${l}.node_id AND n.expires_at > now())`;
 const D_ROW = ROW.split(',')
   .map((c) => `d.${c.trim()}`)
   .join(', ');
@@ -32,25 +36,28 @@ export class LeaseStore {
     private readonly ttlSeconds: number,
   ) {}
 
-  /** The node's presence and every lease it holds, renewed in ONE statement; returns the leases renewed. */
-  async renew(p: Presence): Promise<number> {
-    const { rowCount } = await this.db.query(
-      `WITH presence AS (
+  /**
+   * The node's presence renewed (its leases live with it). `lapsed`: it had expired before this
+   * renewal (the node was frozen or cut off past the TTL), so other nodes may have claimed its chargers.
+   */
+  async renew(p: Presence): Promise<{ lapsed: boolean }> {
+    const { rows } = await this.db.query<{ lapsed: boolean }>(
+      `WITH before AS (SELECT expires_at FROM evc_nodes WHERE node_id = $1), up AS (
          INSERT INTO evc_nodes (node_id, run, role, engine, heartbeat_at, expires_at, chargers)
          VALUES ($1, $2, $3, $4, now(), ${TTL(5)}, $6)
          ON CONFLICT (node_id) DO UPDATE SET run = EXCLUDED.run, role = EXCLUDED.role, engine = EXCLUDED.engine,
            heartbeat_at = EXCLUDED.heartbeat_at, expires_at = EXCLUDED.expires_at, chargers = EXCLUDED.chargers
        )
-       UPDATE evc_charger_leases SET expires_at = ${TTL(5)} WHERE node_id = $1`,
+       SELECT coalesce((SELECT expires_at <= now() FROM before), false) AS lapsed`,
       [p.nodeId, p.run, p.role, p.engine, this.ttlSeconds, p.chargers],
     );
-    return rowCount ?? 0;
+    return { lapsed: rows[0]?.lapsed ?? false };
   }
 
-  /** Live engine nodes and what each held at its last renewal. */
-  async liveEngines(): Promise<LiveNode[]> {
+  /** Live nodes, whether each runs chargers, and what each held at its last renewal. */
+  async liveNodes(): Promise<LiveNode[]> {
     const { rows } = await this.db.query<LiveNode>(
-      `SELECT node_id, chargers FROM evc_nodes WHERE engine AND expires_at > now() ORDER BY node_id`,
+      `SELECT node_id, engine, chargers FROM evc_nodes WHERE expires_at > now() ORDER BY node_id`,
     );
     return rows;
   }
@@ -78,47 +85,47 @@ export class LeaseStore {
    */
   async claim(nodeId: string, limit: number): Promise<DeploymentRow[]> {
     const { rows } = await this.db.query<DeploymentRow>(
-      `WITH live AS (
+      `WITH engines AS (
          SELECT greatest(count(*), 1)::numeric AS n FROM evc_nodes WHERE engine AND expires_at > now()
        ), running AS (
-         SELECT d.id, l.node_id, l.expires_at FROM evc_deployments d
+         SELECT d.id, l.node_id, coalesce(${HELD('l')}, false) AS held FROM evc_deployments d
          LEFT JOIN evc_charger_leases l ON l.deployment_id = d.id WHERE d.desired = 'running'
        ), lapsed AS (
-         SELECT id FROM running WHERE node_id IS NULL OR expires_at < now()
+         SELECT id FROM running WHERE NOT held
        ), quota AS (
          SELECT greatest(
-           ceil((SELECT count(*) FROM running) / (SELECT n FROM live))
-             - (SELECT count(*) FROM running WHERE node_id = $1 AND expires_at >= now()),
-           ceil((SELECT count(*) FROM lapsed) / (SELECT n FROM live)))::int AS q
+           ceil((SELECT count(*) FROM running) / (SELECT n FROM engines))
+             - (SELECT count(*) FROM running WHERE node_id = $1 AND held),
+           ceil((SELECT count(*) FROM lapsed) / (SELECT n FROM engines)))::int AS q
        ), claimed AS (
-         INSERT INTO evc_charger_leases (deployment_id, node_id, expires_at)
-         SELECT id, $1, ${TTL(2)} FROM lapsed ORDER BY id LIMIT least((SELECT q FROM quota), $3)
-         ON CONFLICT (deployment_id) DO UPDATE SET node_id = EXCLUDED.node_id, expires_at = EXCLUDED.expires_at
-           WHERE evc_charger_leases.expires_at < now() OR evc_charger_leases.node_id = EXCLUDED.node_id
+         INSERT INTO evc_charger_leases AS l (deployment_id, node_id)
+         SELECT id, $1 FROM lapsed ORDER BY id LIMIT least((SELECT q FROM quota), $2)
+         ON CONFLICT (deployment_id) DO UPDATE SET node_id = EXCLUDED.node_id
+           WHERE l.node_id = EXCLUDED.node_id OR NOT ${HELD('l')}
          RETURNING deployment_id
        )
        SELECT ${D_ROW} FROM evc_deployments d JOIN claimed c ON c.deployment_id = d.id ORDER BY d.id`,
-      [nodeId, this.ttlSeconds, limit],
+      [nodeId, limit],
     );
     return rows;
   }
 
-  /** The charger's lease for `nodeId` unless another node's lease is live; true when it is the node's now. */
+  /** The charger's lease for `nodeId` unless another live node holds it; true when it is the node's now. */
   async take(deploymentId: string, nodeId: string): Promise<boolean> {
     const { rows } = await this.db.query(
-      `INSERT INTO evc_charger_leases (deployment_id, node_id, expires_at) VALUES ($1, $2, ${TTL(3)})
-       ON CONFLICT (deployment_id) DO UPDATE SET node_id = EXCLUDED.node_id, expires_at = EXCLUDED.expires_at
-         WHERE evc_charger_leases.expires_at < now() OR evc_charger_leases.node_id = EXCLUDED.node_id
+      `INSERT INTO evc_charger_leases AS l (deployment_id, node_id) VALUES ($1, $2)
+       ON CONFLICT (deployment_id) DO UPDATE SET node_id = EXCLUDED.node_id
+         WHERE l.node_id = EXCLUDED.node_id OR NOT ${HELD('l')}
        RETURNING 1`,
-      [deploymentId, nodeId, this.ttlSeconds],
+      [deploymentId, nodeId],
     );
     return rows.length > 0;
   }
 
-  /** The node holding a live lease on the charger, if any. */
+  /** The live node holding the charger's lease, if any. */
   async ownerOf(deploymentId: string): Promise<string | undefined> {
     const { rows } = await this.db.query<{ node_id: string }>(
-      `SELECT node_id FROM evc_charger_leases WHERE deployment_id = $1 AND expires_at > now()`,
+      `SELECT node_id FROM evc_charger_leases l WHERE deployment_id = $1 AND ${HELD('l')}`,
       [deploymentId],
     );
     return rows[0]?.node_id;
@@ -128,8 +135,8 @@ export class LeaseStore {
   async ownersOf(ids: string[]): Promise<{ id: string; node_id: string }[]> {
     if (ids.length === 0) return [];
     const { rows } = await this.db.query<{ id: string; node_id: string }>(
-      `SELECT deployment_id::text AS id, node_id FROM evc_charger_leases
-       WHERE deployment_id = ANY($1::uuid[]) AND expires_at > now()`,
+      `SELECT deployment_id::text AS id, node_id FROM evc_charger_leases l
+       WHERE deployment_id = ANY($1::uuid[]) AND ${HELD('l')}`,
       [ids],
     );
     return rows;

@@ -18,6 +18,8 @@ import type { CommandResult, StageEvent } from '../../actors/charger/charger-por
 import type { ChargerHost } from '../deployments/charger-host.ts';
 import { BatchWriter } from '../platform/db/batch-writer.ts';
 import type { Logger } from '../platform/log/logger.ts';
+import type { SecretBox } from '../platform/secrets/secret-box.ts';
+import { openCommand } from './command-secrets.ts';
 import { outcomeOf, type Outcome } from './command-outcome.ts';
 import type { CommandStore } from './command-store.ts';
 import { commandSubscription, nodeCommandSubscription, type CommandMessage } from './command-topics.ts';
@@ -26,6 +28,8 @@ export interface CommandConsumerOptions {
   mqtt: MqttClient;
   store: CommandStore;
   host: ChargerHost;
+  /** Opens the events sealed because they carry a secret. */
+  secrets: SecretBox;
   topicPrefix: string;
   log: Logger;
   /** This run of this node (node id / run), recorded as the taker of the commands it takes. */
@@ -263,14 +267,22 @@ export class CommandConsumer {
 
   /** After the database recorded the hand-over: the event to the charger. */
   #deliver(m: CommandMessage): void {
-    if (this.opts.host.deliver(m.deployment_id, m.event)) return;
-    this.#finished.push({
-      id: m.id,
-      at: new Date(),
-      status: 'failed',
-      response: null,
-      error: { code: 'NOT_RUNNING', description: 'the charger left this engine node' },
-    });
+    let event;
+    try {
+      event = openCommand(this.opts.secrets, m.id, m.event);
+    } catch {
+      return this.#fail(m.id, {
+        code: 'SECRET_UNAVAILABLE',
+        description:
+          'the command carries a secret this engine node cannot open: every node needs the same SECRETS_KEY',
+      });
+    }
+    if (this.opts.host.deliver(m.deployment_id, event)) return;
+    this.#fail(m.id, { code: 'NOT_RUNNING', description: 'the charger left this engine node' });
+  }
+
+  #fail(id: string, error: { code: string; description: string }): void {
+    this.#finished.push({ id, at: new Date(), status: 'failed', response: null, error });
   }
 
   readonly #sweep = (): void => {

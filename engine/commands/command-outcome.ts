@@ -1,6 +1,7 @@
 // What a charger's command.result means for the stored command: its final status (E16), the OCPP
 // answer kept as `response`, and the error. The statuses and when each is set: docs/commands.md.
 import type { CommandResult } from '../../actors/charger/charger-ports.ts';
+import { maskCommand } from './command-secrets.ts';
 
 /**
  * `timed_out`: no outcome before the deadline (the central system or the charger did not answer).
@@ -69,7 +70,8 @@ function answerStatus(payload: object | undefined): string | undefined {
 }
 
 export function outcomeOf(r: CommandResult): Outcome {
-  const response = r.payload ?? null;
+  // An answer that echoes a secret (a proxied GetConfiguration ...) is kept masked.
+  const response = r.payload === undefined ? null : maskCommand(r.payload);
   const error = r.error ?? null;
   const status = answerStatus(r.payload);
   if (r.ok) return { status: status && REFUSALS.has(status) ? 'rejected' : 'completed', response, error };

@@ -5,6 +5,8 @@ import { randomUUID } from 'node:crypto';
 import type { MqttClient } from 'mqtt';
 import type { OcppVersion } from '../../actors/charger/charger-ports.ts';
 import { chargerEvent, type AnyPayload, type EventType } from './command-kinds.ts';
+import type { SecretBox } from '../platform/secrets/secret-box.ts';
+import { maskCommand, sealCommand } from './command-secrets.ts';
 import type { CommandStore, NewCommand } from './command-store.ts';
 import type { TargetCharger, TargetFailure } from './command-targets.ts';
 import { commandTopic, nodeCommandTopic, type CommandMessage } from './command-topics.ts';
@@ -32,6 +34,8 @@ export type QueueOutcome =
 export interface CommandProducerOptions {
   mqtt: MqttClient;
   store: CommandStore;
+  /** Seals the events that carry a secret. */
+  secrets: SecretBox;
   topicPrefix: string;
   /** How long the broker has to acknowledge the messages of one request. */
   publishTimeoutMs?: number;
@@ -58,6 +62,8 @@ export class CommandProducer {
     /** The node each charger's message goes to (its lease holder), when one is live. */
     const owners = new Map<string, string>();
     let problem: string | undefined;
+    // Stored and answered with its secrets masked; only the (sealed) event carries them.
+    const shown = maskCommand(payload);
     for (const c of chargers) {
       const built = chargerEvent(eventType, payload, c.ocpp_version);
       if ('problem' in built) {
@@ -66,7 +72,7 @@ export class CommandProducer {
         continue;
       }
       const id = randomUUID();
-      const event = { ...built.event, commandId: id };
+      const event = sealCommand(this.opts.secrets, { ...built.event, commandId: id });
       rows.push({
         id,
         organization_id: orgId,
@@ -74,7 +80,7 @@ export class CommandProducer {
         identity: c.identity,
         event_type: eventType,
         ocpp_version: c.ocpp_version,
-        payload,
+        payload: shown,
         event,
       });
       messages.push({ id, deployment_id: c.id, event });
@@ -103,7 +109,7 @@ export class CommandProducer {
           id: r.id,
           event_type: eventType,
           ocpp_version: r.ocpp_version as OcppVersion,
-          payload,
+          payload: shown,
         },
       });
     }

@@ -6,6 +6,7 @@
 import type { Queryable } from '../platform/db/database.ts';
 import { isUuid } from '../deployments/deployment-store.ts';
 import type { CommandStatus, Outcome } from './command-outcome.ts';
+import { maskCommand } from './command-secrets.ts';
 import type { CommandMessage } from './command-topics.ts';
 
 export interface NewCommand {
@@ -45,8 +46,11 @@ const iso = (d: Date | string | null): string | null => (d === null ? null : new
 const RECORD = `id::text AS id, deployment_id::text AS charger_id, identity, event_type, status, payload, response,
   error, created_at, received_at, completed_at`;
 
+// Stored masked already; masked again on the way out for rows written before secrets were.
 const record = (r: CommandRecord): CommandRecord => ({
   ...r,
+  payload: maskCommand(r.payload),
+  response: maskCommand(r.response),
   created_at: iso(r.created_at)!,
   received_at: iso(r.received_at),
   completed_at: iso(r.completed_at),

@@ -32,8 +32,10 @@ export type Resolution =
   | { kind: 'not_found'; detail: string }
   | { kind: 'resolved'; chargers: TargetCharger[]; failed: TargetFailure[] };
 
+// The node holding the charger: its lease lives as long as the node's presence (lease-store.ts).
 const COLUMNS = `id::text AS id, identity, ocpp_version, (SELECT l.node_id FROM evc_charger_leases l
-  WHERE l.deployment_id = evc_deployments.id AND l.expires_at > now()) AS node_id`;
+  JOIN evc_nodes n ON n.node_id = l.node_id AND n.expires_at > now()
+  WHERE l.deployment_id = evc_deployments.id) AS node_id`;
 
 export async function resolveTarget(db: Queryable, orgId: string, t: CommandTarget): Promise<Resolution> {
   const one = t.deployment_id !== undefined || t.identity !== undefined;

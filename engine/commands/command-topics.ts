@@ -12,8 +12,13 @@ export interface CommandMessage {
   /** The command id (evc_commands.id), also the event's commandId. */
   id: string;
   deployment_id: string;
-  /** The charger machine event, ready to send. */
-  event: CommandEvent & { commandId: string };
+  /** The charger machine event, ready to send; sealed when it carries a secret (command-secrets.ts). */
+  event: ChargerCommand | SealedCommand;
+}
+
+export type ChargerCommand = CommandEvent & { commandId: string };
+export interface SealedCommand {
+  sealed: string;
 }
 
 // Several nodes (docs/operations.md "Several nodes"): a command to a charger whose lease names a

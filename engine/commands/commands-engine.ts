@@ -25,11 +25,17 @@ export interface CommandsEngine {
 export function createCommandsEngine(platform: Platform, host: ChargerHost): CommandsEngine {
   const { config, db, mqtt } = platform;
   const store = new CommandStore(db, config.commandTimeoutMs);
-  const producer = new CommandProducer({ mqtt: mqtt.client, store, topicPrefix: config.mqttTopicPrefix });
+  const producer = new CommandProducer({
+    mqtt: mqtt.client,
+    store,
+    secrets: platform.secrets,
+    topicPrefix: config.mqttTopicPrefix,
+  });
   const consumer = new CommandConsumer({
     mqtt: mqtt.client,
     store,
     host,
+    secrets: platform.secrets,
     topicPrefix: config.mqttTopicPrefix,
     log: platform.log.child({ area: 'commands' }),
     takenBy: platform.node.tag,

@@ -2,7 +2,8 @@
 // charge point at the built-in central system, rows first, then the supervisor (through the host).
 // Location deployment and location-wide runtime operations run as stored background jobs.
 import type { OcppVersion, StageEvent } from '../../actors/charger/charger-ports.ts';
-import type { CatalogModel, CatalogStore } from '../catalog/catalog-store.ts';
+import { randomUUID } from 'node:crypto';
+import type { CatalogStore } from '../catalog/catalog-store.ts';
 import type { ChargePointStore } from '../cpo/charge-point-store.ts';
 import type { Logger } from '../platform/log/logger.ts';
 import type { ChargerCredentials } from './charger-credentials.ts';
@@ -68,6 +69,9 @@ export interface RuntimeOpResult {
 /** A resolved location charger, stored in its job so a resumed job needs no catalog. */
 type DeployTarget = NewDeployment;
 
+/** Location chargers written per insert (the E7 path is one statement per chunk, not per charger). */
+const DEPLOY_CHUNK = 200;
+
 export interface DeploymentServiceDeps {
   store: DeploymentStore;
   jobs: JobStore;
@@ -88,8 +92,16 @@ export class DeploymentService {
     this.runner = new JobRunner(
       d.jobs,
       {
-        deploy_location: (job, target) => this.#deployLocationCharger(job, target as DeployTarget),
-        runtime_op: (job, target) => this.#locationOp(job, target as string),
+        deploy_location: {
+          run: (job, targets) => this.#deployLocationChargers(job, targets as DeployTarget[]),
+          chunk: DEPLOY_CHUNK,
+        },
+        runtime_op: {
+          run: async (job, ids) => {
+            for (const id of ids as string[]) await this.#locationOp(job, id);
+          },
+          chunk: 20,
+        },
       },
       d.log,
     );
@@ -143,12 +155,7 @@ export class DeploymentService {
 
     const failures: LocationFailure[] = [];
     const resolved: DeployTarget[] = [];
-    const models = new Map<string, Promise<CatalogModel | undefined>>();
-    const findModel = (slug: string) => {
-      let model = models.get(slug);
-      if (!model) models.set(slug, (model = this.d.catalog.findModel(slug)));
-      return model;
-    };
+    const findModel = (slug: string) => this.d.catalog.findModel(slug);
     for (const spec of specs) {
       const outcome = await resolveCharger(
         { ...spec, ocpp_version: spec.ocpp_version ?? req.ocppVersion },
@@ -181,11 +188,17 @@ export class DeploymentService {
       else targets.push(t);
     }
 
-    const locationId = await this.d.store.createLocation(orgId, req.name, req.body);
-    await this.#recordFailures(orgId, locationId, failures);
+    const locationId = randomUUID();
     targets.forEach((t) => (t.location_id = locationId));
-    if (targets.length > 0)
-      this.runner.run(await this.d.jobs.create(orgId, 'deploy_location', locationId, targets));
+    const job = await this.d.store.acceptLocation(orgId, {
+      id: locationId,
+      name: req.name,
+      body: req.body,
+      failures,
+      targets,
+    });
+    this.#tellFailures(orgId, locationId, failures);
+    if (job) this.runner.run(job);
     return {
       locationId,
       deploying: targets.length,
@@ -259,32 +272,53 @@ export class DeploymentService {
     await this.#apply(job.organization_id, row, job.action as RuntimeAction);
   }
 
-  async #deployLocationCharger(job: Job, target: DeployTarget): Promise<void> {
-    const existing = await this.d.store.byIdentity(job.organization_id, target.identity);
-    if (existing?.location_id === job.location_id) return; // deployed before a restart
-    let outcome: CreateOutcome;
-    try {
-      outcome = await this.#deploy(job.organization_id, target);
-    } catch (err) {
-      this.d.log.error({ err, identity: target.identity }, 'deployments: location charger failed');
-      outcome = {
-        kind: 'conflict',
-        code: 'DEPLOY_FAILED',
-        detail: 'internal error while deploying the charger',
-      };
+  /**
+   * A chunk of a location job: the checks that need a query only for some chargers (own central
+   * system), then one insert for the chunk, then the chargers start. A charger already in this
+   * location was deployed before a restart of the job.
+   */
+  async #deployLocationChargers(job: Job, targets: DeployTarget[]): Promise<void> {
+    const orgId = job.organization_id;
+    const failures: LocationFailure[] = [];
+    const fail = (t: DeployTarget, code: string, hint: string) =>
+      failures.push({ ...failureOf(t), code, hint });
+    const ready: DeployTarget[] = [];
+    for (const t of targets) {
+      try {
+        const refused = await this.#refusal(orgId, t);
+        if (refused) fail(t, refused.code, refused.detail);
+        else ready.push(t);
+      } catch (err) {
+        this.d.log.error({ err, identity: t.identity }, 'deployments: location charger failed');
+        fail(t, 'DEPLOY_FAILED', 'internal error while deploying the charger');
+      }
     }
-    if (outcome.kind === 'created') return;
-    const failure =
-      outcome.kind === 'conflict'
-        ? { code: outcome.code, hint: outcome.detail }
-        : { code: outcome.problems[0].code, hint: outcome.problems.map((p) => p.msg).join('; ') };
-    await this.#recordFailures(job.organization_id, job.location_id, [{ ...failureOf(target), ...failure }]);
+    const created = await this.#insert(orgId, ready);
+    const missing = ready.filter((t) => !created.has(t.identity));
+    const locations =
+      missing.length > 0
+        ? await this.d.store.locationsOf(
+            orgId,
+            missing.map((t) => t.identity),
+          )
+        : new Map();
+    for (const t of missing)
+      if (locations.get(t.identity) !== job.location_id) {
+        const taken = identityTaken(t.identity);
+        fail(t, taken.code, taken.detail);
+      }
+    await this.#recordFailures(orgId, job.location_id, failures);
   }
 
   /** Failed location chargers: kept for the list, logged, and told as `failed` stage events (E10). */
   async #recordFailures(orgId: string, locationId: string, failures: LocationFailure[]): Promise<void> {
     if (failures.length === 0) return;
     await this.d.store.recordFailures(orgId, locationId, failures);
+    this.#tellFailures(orgId, locationId, failures);
+  }
+
+  /** Failures already stored: logged, and told as `failed` stage events. */
+  #tellFailures(orgId: string, locationId: string, failures: LocationFailure[]): void {
     const at = new Date().toISOString();
     for (const f of failures) {
       this.d.log.warn(
@@ -305,18 +339,47 @@ export class DeploymentService {
   }
 
   async #deploy(orgId: string, target: DeployTarget): Promise<CreateOutcome> {
-    if (!target.ws_url) {
-      const registered = await this.#ensureChargePoint(orgId, target);
-      if (!registered) return { kind: 'conflict', ...registeredElsewhere(target.identity) };
-    } else if (await this.d.credentials.takesOver(orgId, target.identity, target.ws_url))
-      return { kind: 'conflict', ...registeredElsewhere(target.identity) };
-    const lease = this.d.placement.placeNew();
-    const row = await this.d.store.create(orgId, target, lease);
+    const refused = await this.#refusal(orgId, target);
+    if (refused) return { kind: 'conflict', ...refused };
+    const row = (await this.#insert(orgId, [target])).get(target.identity);
     if (!row) return { kind: 'conflict', ...identityTaken(target.identity) };
-    // Its credentials at the built-in central system: the hash there, the password sealed in the row.
-    if (!target.ws_url) await this.d.credentials.issueBuiltIn(orgId, target.identity);
-    this.d.placement.deployed(row, lease?.nodeId);
     return { kind: 'created', row };
+  }
+
+  /** Why the identity cannot be deployed by this organization: registered at our central system by another. */
+  async #refusal(
+    orgId: string,
+    target: DeployTarget,
+  ): Promise<{ code: DeployFailureCode; detail: string } | undefined> {
+    const elsewhere = target.ws_url
+      ? await this.d.credentials.takesOver(orgId, target.identity, target.ws_url)
+      : !(await this.#ensureChargePoint(orgId, target));
+    return elsewhere ? registeredElsewhere(target.identity) : undefined;
+  }
+
+  /**
+   * Rows for the targets in one statement (with the lease of the node that runs each), then their
+   * credentials at the built-in central system, then the chargers start. Keyed by identity; an
+   * identity that already had a deployment is missing.
+   */
+  async #insert(orgId: string, targets: DeployTarget[]): Promise<Map<string, DeploymentRow>> {
+    if (targets.length === 0) return new Map();
+    const leases = await this.d.placement.place(targets.length);
+    const rows = await this.d.store.createMany(
+      orgId,
+      targets.map((deployment, i) => ({ deployment, lease: leases[i] })),
+    );
+    const byIdentity = new Map(rows.map((r) => [r.identity, r]));
+    const placed: Array<{ row: DeploymentRow; nodeId: string | undefined }> = [];
+    for (let i = 0; i < targets.length; i++) {
+      const row = byIdentity.get(targets[i].identity);
+      if (!row) continue;
+      // Its credentials at the built-in central system: the hash there, the password sealed in the row.
+      if (!targets[i].ws_url) await this.d.credentials.issueBuiltIn(orgId, targets[i].identity);
+      placed.push({ row, nodeId: leases[i]?.nodeId });
+    }
+    this.d.placement.deployed(placed);
+    return byIdentity;
   }
 
   #seal(orgId: string) {

@@ -3,6 +3,7 @@
 import type { ChargerModel, OcppVersion, Stage, StageOutcome } from '../../actors/charger/charger-ports.ts';
 import type { Queryable } from '../platform/db/database.ts';
 import type { SealedSecurity } from './charger-security.ts';
+import type { Job } from './job-store.ts';
 
 export interface DeploymentRow {
   id: string;
@@ -73,48 +74,69 @@ export class DeploymentStore {
   constructor(private readonly db: Queryable) {}
 
   /**
-   * undefined when the identity already has a live deployment in the organization. With `lease`,
-   * the charger's lease for the node that will run it is written in the same statement.
+   * The rows of new deployments, in one statement; an identity that already has a live deployment
+   * in the organization gets none. With a lease, the charger's lease for the node that will run it
+   * is written in the same statement. created_at keeps the order given (a location lists its
+   * chargers oldest first).
    */
-  async create(
+  async createMany(
     orgId: string,
-    d: NewDeployment,
-    lease?: { nodeId: string; ttlSeconds: number },
-  ): Promise<DeploymentRow | undefined> {
+    items: Array<{ deployment: NewDeployment; lease?: { nodeId: string } }>,
+  ): Promise<DeploymentRow[]> {
+    if (items.length === 0) return [];
+    const input = items.map(({ deployment: d, lease }, n) => ({
+      n,
+      identity: d.identity,
+      model: d.model,
+      charger_model: d.charger_model,
+      ocpp_version: d.ocpp_version,
+      ws_url: d.ws_url ?? null,
+      charger_name: d.charger_name ?? null,
+      brand_slug: d.brand_slug ?? null,
+      connector_type: d.connector_type ?? null,
+      location_id: d.location_id ?? null,
+      // Without ws_url: profile 1 with credentials the built-in central system issues.
+      security_profile: d.security?.profile ?? (d.ws_url ? 0 : 1),
+      security_has_password: d.security?.has_password ?? false,
+      security_has_client_cert: d.security?.has_client_cert ?? false,
+      security_sealed: d.security?.sealed ?? null,
+      node_id: lease?.nodeId ?? null,
+    }));
     const { rows } = await this.db.query<DeploymentRow>(
-      `WITH d AS (
+      `WITH i AS (
+         SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(n integer, identity text, model text,
+           charger_model jsonb, ocpp_version text, ws_url text, charger_name text, brand_slug text,
+           connector_type text, location_id uuid, security_profile smallint, security_has_password boolean,
+           security_has_client_cert boolean, security_sealed text, node_id text)
+       ), d AS (
          INSERT INTO evc_deployments (organization_id, identity, model, charger_model, ocpp_version, ws_url,
            charger_name, brand_slug, connector_type, location_id, security_profile, security_has_password,
-           security_has_client_cert, security_sealed)
-         VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+           security_has_client_cert, security_sealed, created_at)
+         SELECT $1, identity, model, charger_model, ocpp_version, ws_url, charger_name, brand_slug,
+           connector_type, location_id, security_profile, security_has_password, security_has_client_cert,
+           security_sealed, now() + n * interval '1 microsecond'
+         FROM i ORDER BY n
          ON CONFLICT (organization_id, identity) DO NOTHING
          RETURNING ${ROW}
        ), lease AS (
-         INSERT INTO evc_charger_leases (deployment_id, node_id, expires_at)
-         SELECT id::uuid, $15, now() + make_interval(secs => $16::double precision) FROM d WHERE $15::text IS NOT NULL
+         INSERT INTO evc_charger_leases (deployment_id, node_id)
+         SELECT d.id::uuid, i.node_id
+         FROM d JOIN i ON i.identity = d.identity WHERE i.node_id IS NOT NULL
        )
        SELECT * FROM d`,
-      [
-        orgId,
-        d.identity,
-        d.model,
-        JSON.stringify(d.charger_model),
-        d.ocpp_version,
-        d.ws_url ?? null,
-        d.charger_name ?? null,
-        d.brand_slug ?? null,
-        d.connector_type ?? null,
-        d.location_id ?? null,
-        // Without ws_url: profile 1 with credentials the built-in central system issues.
-        d.security?.profile ?? (d.ws_url ? 0 : 1),
-        d.security?.has_password ?? false,
-        d.security?.has_client_cert ?? false,
-        d.security?.sealed ?? null,
-        lease?.nodeId ?? null,
-        lease?.ttlSeconds ?? 0,
-      ],
+      [orgId, JSON.stringify(input)],
     );
-    return rows[0];
+    return rows;
+  }
+
+  /** The location of each identity that has a deployment in the organization (null: none). */
+  async locationsOf(orgId: string, identities: string[]): Promise<Map<string, string | null>> {
+    const { rows } = await this.db.query<{ identity: string; location_id: string | null }>(
+      `SELECT identity, location_id::text AS location_id FROM evc_deployments
+       WHERE organization_id = $1 AND identity = ANY ($2::text[])`,
+      [orgId, identities],
+    );
+    return new Map(rows.map((r) => [r.identity, r.location_id]));
   }
 
   async get(orgId: string, id: string): Promise<DeploymentRow | undefined> {
@@ -122,14 +144,6 @@ export class DeploymentStore {
     const { rows } = await this.db.query<DeploymentRow>(
       `SELECT ${ROW} FROM evc_deployments WHERE organization_id = $1 AND id = $2`,
       [orgId, id],
-    );
-    return rows[0];
-  }
-
-  async byIdentity(orgId: string, identity: string): Promise<DeploymentRow | undefined> {
-    const { rows } = await this.db.query<DeploymentRow>(
-      `SELECT ${ROW} FROM evc_deployments WHERE organization_id = $1 AND identity = $2`,
-      [orgId, identity],
     );
     return rows[0];
   }
@@ -258,12 +272,29 @@ export class DeploymentStore {
 
   // ---- locations ----
 
-  async createLocation(orgId: string, name: string, body: unknown): Promise<string> {
-    const { rows } = await this.db.query<{ id: string }>(
-      `INSERT INTO evc_locations (organization_id, name, body) VALUES ($1, $2, $3::jsonb) RETURNING id::text AS id`,
-      [orgId, name, JSON.stringify(body)],
+  /**
+   * E7's writes in one statement: the location, the chargers that cannot be deployed, and the
+   * background job of the others (a job row as JobStore reads it; none without targets). One round
+   * trip matters: while a fleet boots, each one waits behind the chargers' traffic.
+   */
+  async acceptLocation<T>(
+    orgId: string,
+    l: { id: string; name: string; body: unknown; failures: LocationFailure[]; targets: T[] },
+  ): Promise<Job<T> | undefined> {
+    const { rows } = await this.db.query<Job<T>>(
+      `WITH loc AS (
+         INSERT INTO evc_locations (id, organization_id, name, body) VALUES ($2::uuid, $1, $3, $4::jsonb)
+       ), failed AS (
+         INSERT INTO evc_location_failures (organization_id, location_id, identity, model, ocpp_version, code, hint)
+         SELECT $1, $2::uuid, f.identity, f.model, f.ocpp_version, f.code, f.hint
+         FROM jsonb_to_recordset($5::jsonb) AS f(identity text, model text, ocpp_version text, code text, hint text)
+       )
+       INSERT INTO evc_jobs (organization_id, kind, location_id, action, targets)
+       SELECT $1, 'deploy_location', $2::uuid, NULL, $6::jsonb WHERE jsonb_array_length($6::jsonb) > 0
+       RETURNING id::text AS id, organization_id, kind, location_id::text AS location_id, action, targets, done`,
+      [orgId, l.id, l.name, JSON.stringify(l.body), JSON.stringify(l.failures), JSON.stringify(l.targets)],
     );
-    return rows[0].id;
+    return rows[0];
   }
 
   async locationExists(orgId: string, id: string): Promise<boolean> {

@@ -8,6 +8,7 @@ import type { CatalogStore } from '../catalog/catalog-store.ts';
 import type { ChargePointStore } from '../cpo/charge-point-store.ts';
 import type { FrameObserver } from '../../protocols/ocpp/index.ts';
 import { createChargerRuntime } from '../charger/charger-runtime.ts';
+import { allowListFetch } from '../platform/net/allowed-fetch.ts';
 import { createChargerInspector, type ChargerInspector } from '../charger/charger-inspector.ts';
 import { ChargerCredentials } from './charger-credentials.ts';
 import { ChargerHost } from './charger-host.ts';
@@ -65,6 +66,7 @@ export function createDeploymentsEngine(platform: Platform, deps: DeploymentsEng
   });
   const runtime = createChargerRuntime({
     log,
+    ...(config.transferAllowedHosts && { transferFetch: allowListFetch(config.transferAllowedHosts) }),
     defaultCsmsUrl: deps.csmsUrl,
     connectionSettings: (_identity, deploymentId) => credentials.settingsFor(deploymentId),
     onConnectFailure: (_identity, deploymentId, code) => credentials.connectFailed(deploymentId, code),

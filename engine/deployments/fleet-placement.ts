@@ -3,11 +3,20 @@
 // sends start, stop, restart and delete to the node that holds the charger.
 import type { DeploymentRow } from './deployment-store.ts';
 
+/** The node a new charger's lease is written for (the lease lives as long as the node's presence). */
+export interface PlacedLease {
+  nodeId: string;
+}
+
 export interface FleetPlacement {
-  /** The lease a new charger is written with (the least-loaded live engine node), if any node runs chargers. */
-  placeNew(): { nodeId: string; ttlSeconds: number } | undefined;
-  /** The charger written with placeNew()'s lease starts on that node. */
-  deployed(row: DeploymentRow, nodeId: string | undefined): void;
+  /**
+   * The leases `count` new chargers are written with, spread over the live engine nodes as they
+   * are now (one read per call, so a node that just joined gets its share); none when no node
+   * runs chargers.
+   */
+  place(count: number): Promise<Array<PlacedLease | undefined>>;
+  /** Chargers written with place()'s leases start on those nodes (one message per node). */
+  deployed(placed: Array<{ row: DeploymentRow; nodeId: string | undefined }>): void;
   /** Start (from stopped) or restart, at the node holding it, or placed anew. */
   startCharger(row: DeploymentRow, restart: boolean): Promise<void>;
   stop(deploymentId: string): Promise<void>;

@@ -1,20 +1,23 @@
-// Runs background jobs one target at a time, writing progress every few targets so a restart
-// resumes where the job was (a target redone after a crash is harmless: every step is idempotent
-// or, for restart, merely repeated). Jobs of a location being deleted, or of a closing process,
-// are cancelled between targets.
+// Runs background jobs a chunk of targets at a time (a deployment chunk is one multi-row insert,
+// not a round trip per charger), writing progress after each chunk so a restart resumes where the
+// job was (a chunk redone after a crash is harmless: every step is idempotent or, for restart,
+// merely repeated). Jobs of a location being deleted, or of a closing process, are cancelled
+// between chunks.
 import type { Logger } from '../platform/log/logger.ts';
 import type { Job, JobStore } from './job-store.ts';
 
-/** One target of a job; failures are the step's own business (it records them). */
-export type JobStep = (job: Job, target: unknown) => Promise<void>;
+/** Consecutive targets of a job; failures are the step's own business (it records them). */
+export interface JobStep {
+  run: (job: Job, targets: unknown[]) => Promise<void>;
+  /** Targets per call (and per progress write). */
+  chunk: number;
+}
 
 interface RunningJob {
   locationId: string;
   cancelled: boolean;
   finished: Promise<void>;
 }
-
-const PROGRESS_EVERY = 20;
 
 export class JobRunner {
   #running = new Map<string, RunningJob>();
@@ -60,11 +63,11 @@ export class JobRunner {
   async #loop(job: Job, entry: RunningJob): Promise<void> {
     const step = this.steps[job.kind];
     const total = job.targets.length;
-    for (let i = job.done; i < total; i++) {
+    for (let i = job.done; i < total; i += step.chunk) {
       if (entry.cancelled) return;
-      await step(job, job.targets[i]);
-      const done = i + 1;
-      if (done % PROGRESS_EVERY === 0 && done < total) await this.jobs.progress(job.id, done, false);
+      const done = Math.min(total, i + step.chunk);
+      await step.run(job, job.targets.slice(i, done));
+      if (done < total) await this.jobs.progress(job.id, done, false);
     }
     if (!entry.cancelled) await this.jobs.progress(job.id, total, true);
   }

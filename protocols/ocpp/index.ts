@@ -29,12 +29,11 @@ export type {
 } from './rpc-frame.ts';
 export { validateCall, validateResult, hasAction, actionsOf } from './schema-validator.ts';
 export { RpcEndpoint } from './rpc-endpoint.ts';
+export type { RpcEndpointOptions, CallOptions, RpcClock } from './rpc-endpoint.ts';
 export type {
-  RpcEndpointOptions,
-  CallOptions,
   CallOutcome,
+  FrameHooks,
   FrameObserver,
-  RpcClock,
   SchemaErrorReport,
   BadFrameReport,
-} from './rpc-endpoint.ts';
+} from './frame-hooks.ts';

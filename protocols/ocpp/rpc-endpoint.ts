@@ -1,4 +1,13 @@
 import { errorCodeFor } from './error-codes.ts';
+import {
+  errorText,
+  reportSchemaError,
+  type BadFrameReport,
+  type CallOutcome,
+  type FrameHooks,
+  type FrameObserver,
+  type SchemaErrorReport,
+} from './frame-hooks.ts';
 import { RpcClosedError, RpcError, RpcTimeoutError } from './rpc-error.ts';
 import {
   MessageType,
@@ -17,21 +26,8 @@ export interface RpcClock {
   clearTimeout: typeof clearTimeout;
 }
 
-export interface SchemaErrorReport {
-  direction: 'in' | 'out';
-  kind: 'call' | 'result';
-  action: string;
-  code: string;
-  message: string;
-}
-
-export interface BadFrameReport {
-  text: string;
-  code: string;
-  message: string;
-}
-
-export interface RpcEndpointOptions {
+/** With the observers of FrameHooks (frame-hooks.ts). */
+export interface RpcEndpointOptions extends FrameHooks {
   version: OcppVersion;
   /** Writes one frame to the transport. */
   send: (text: string) => void;
@@ -46,37 +42,8 @@ export interface RpcEndpointOptions {
   callTimeoutMs?: number;
   /** 'strict' (default) checks every message in and out against the official schemas. */
   validation?: 'strict' | 'off';
-  onSchemaError?: (e: SchemaErrorReport) => void;
-  /** A frame that is not OCPP-J (not JSON, wrong shape, unknown message type). */
-  onBadFrame?: (e: BadFrameReport) => void;
-  /**
-   * Told when one of our CALLs is answered or times out, with the time since it was written
-   * (load tests measure round trips with it). Costs nothing when absent.
-   */
-  onCallAnswered?: (action: string, ms: number, outcome: CallOutcome) => void;
-  /** Every frame in and out (see FrameObserver). Costs nothing when absent. */
-  onFrame?: FrameObserver;
   clock?: RpcClock;
 }
-
-export type CallOutcome = 'result' | 'error' | 'timeout';
-
-/**
- * Told of every frame this endpoint writes or receives, in wire order and before it is acted on
- * (message logs). `type` is the OCPP-J message type number (2 CALL, 3 CALLRESULT, 4 CALLERROR;
- * 5 and 6 in OCPP 2.1), null when the frame could not be read; `action` is the CALL's action, also
- * on its CALLRESULT / CALLERROR (null when it answers no call of ours); `error` says why the frame
- * failed validation (schema or framing), else null. Positional on purpose: called per frame, it
- * allocates nothing.
- */
-export type FrameObserver = (
-  direction: 'in' | 'out',
-  text: string,
-  type: number | null,
-  messageId: string | null,
-  action: string | null,
-  error: string | null,
-) => void;
 
 export interface CallOptions {
   /** Send the payload as written and accept whatever result comes back (raw proxy messages). */
@@ -156,7 +123,7 @@ export class RpcEndpoint {
     if (!skipValidation) {
       const error = validateCall(this.version, action, payload);
       if (error) {
-        this.#reportSchemaError('out', 'call', action, error);
+        reportSchemaError(this.#onSchemaError, 'out', 'call', action, error);
         return Promise.reject(error);
       }
     }
@@ -194,7 +161,7 @@ export class RpcEndpoint {
         if (!call) return; // a late answer to a call that timed out: OCPP-J says ignore it
         this.#settle(call, 'result');
         if (error) {
-          this.#reportSchemaError('in', 'result', call.action, error);
+          reportSchemaError(this.#onSchemaError, 'in', 'result', call.action, error);
           call.reject(error);
           return;
         }
@@ -309,7 +276,7 @@ export class RpcEndpoint {
       return;
     }
     if (error) {
-      this.#reportSchemaError('in', 'call', action, error);
+      reportSchemaError(this.#onSchemaError, 'in', 'call', action, error);
       if (answer)
         this.#reply(
           serializeError(id, error.code, error.description, error.details),
@@ -346,7 +313,7 @@ export class RpcEndpoint {
       const error = validateResult(this.version, action, payload);
       if (error) {
         // Our own handler broke the schema: tell the peer it is our fault, not theirs.
-        this.#reportSchemaError('out', 'result', action, error);
+        reportSchemaError(this.#onSchemaError, 'out', 'result', action, error);
         this.#reply(
           serializeError(id, 'InternalError', `invalid ${action} response: ${error.description}`),
           MessageType.CALLERROR,
@@ -384,18 +351,4 @@ export class RpcEndpoint {
       // with the connection, which is what the peer sees either way.
     }
   }
-
-  #reportSchemaError(
-    direction: 'in' | 'out',
-    kind: 'call' | 'result',
-    action: string,
-    error: RpcError,
-  ): void {
-    this.#onSchemaError?.({ direction, kind, action, code: error.code, message: error.description });
-  }
-}
-
-/** A validation failure as one line: `code: description`. */
-function errorText(error: RpcError): string {
-  return `${error.code}: ${error.description}`;
 }

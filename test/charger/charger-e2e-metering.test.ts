@@ -116,6 +116,68 @@ for (const version of VERSIONS)
       for (const m of clock()) assert.match(m.params.meterValue[0].timestamp, /T\d\d:\d\d:\d\d\.000Z$/);
     });
 
+    if (e.v16)
+      test('J01 clock-aligned samples include the main meter (connector 0)', async () => {
+        const id = `${e.tag}-METER-MAIN`;
+        const c = e.deploy(id, { config: { ClockAlignedDataInterval: '1' } });
+        await e.online(c);
+        const main = () => e.received(id, 'MeterValues').filter((m) => m.params.connectorId === 0);
+        await until(() => main().length >= 1, 'a clock-aligned sample of connector 0');
+        assert.equal(main()[0].params.meterValue[0].sampledValue[0].context, 'Sample.Clock');
+      });
+
+    test(`the end message carries the readings kept during the session (${e.v16 ? 'StopTxnSampledData, StopTxnAlignedData' : 'TxEndedMeasurands of SampledDataCtrlr and AlignedDataCtrlr'}), then the end reading`, async () => {
+      const id = `${e.tag}-METER-ENDED`;
+      const config: Record<string, string> = e.v16
+        ? { MeterValueSampleInterval: '1', ClockAlignedDataInterval: '1' }
+        : { SampledDataTxEndedInterval: '1', AlignedDataTxEndedInterval: '1' };
+      const c = e.deploy(id, {
+        config: {
+          ...config,
+          StopTxnSampledData: 'Energy.Active.Import.Register',
+          StopTxnAlignedData: 'Power.Active.Import',
+        },
+      });
+      await e.online(c);
+      c.actor.send({ type: 'PLUG_IN', connectorId: 1 });
+      c.actor.send({ type: 'PRESENT_TOKEN', connectorId: 1, idTag: 'METER-END' });
+      await c.until(() => (c.ctx().connectors[0].tx?.endSamples?.length ?? 0) >= 4 * 5, 8000);
+      c.actor.send({ type: 'UNPLUG', connectorId: 1 });
+      const end = e.v16
+        ? (await e.waitReceived(id, 'StopTransaction'))[0].params.transactionData
+        : (
+            await e
+              .csms()
+              .waitFor(() => e.received(id, 'TransactionEvent').find((m) => m.params.eventType === 'Ended'))
+          ).params.meterValue;
+      const contexts: string[] = end.map((mv: Json) => mv.sampledValue[0].context);
+      assert.ok(contexts.includes('Sample.Periodic'));
+      assert.ok(contexts.includes('Sample.Clock'));
+      assert.equal(contexts.at(-1), 'Transaction.End');
+      for (const mv of end)
+        assert.equal(
+          mv.sampledValue[0].measurand,
+          mv.sampledValue[0].context === 'Sample.Clock'
+            ? 'Power.Active.Import'
+            : 'Energy.Active.Import.Register',
+        );
+    });
+
+    if (!e.v16)
+      test('SampledDataCtrlr.TxStartedMeasurands decides what TransactionEvent Started carries', async () => {
+        const id = `${e.tag}-METER-STARTED`;
+        const c = e.deploy(id, { config: { TxStartedMeasurands: 'Energy.Active.Import.Register,Voltage' } });
+        await e.online(c);
+        c.actor.send({ type: 'PLUG_IN', connectorId: 1 });
+        c.actor.send({ type: 'PRESENT_TOKEN', connectorId: 1, idTag: 'METER-START' });
+        const [started] = await e.waitReceived(id, 'TransactionEvent');
+        assert.equal(started.params.eventType, 'Started');
+        assert.deepEqual(
+          [...new Set(started.params.meterValue[0].sampledValue.map((v: Json) => v.measurand))],
+          ['Energy.Active.Import.Register', 'Voltage'],
+        );
+      });
+
     test(`${e.v16 ? 'ChangeConfiguration' : 'B05 SetVariables'} naming a measurand the charger cannot read is Rejected`, async () => {
       const id = `${e.tag}-METER-REJECT`;
       const c = e.deploy(id);

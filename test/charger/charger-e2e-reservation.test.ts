@@ -102,7 +102,7 @@ for (const version of VERSIONS)
       });
     });
 
-    test('H01 a reservation of any connector: Accepted, no connector reports Reserved, the holder starts with it', async () => {
+    test('H01 a reservation of any connector: Accepted; the cable in at connector 1 leaves connector 2 Reserved for it until the holder starts', async () => {
       const id = `${e.tag}-RES-ZERO`;
       const c = e.deploy(id);
       await e.online(c);
@@ -114,10 +114,24 @@ for (const version of VERSIONS)
       assert.equal((await present(c, 'HOLDER')).ok, true);
       const [start] = await e.waitReceived(id, startAction);
       assert.equal(start.params.reservationId, 15);
-      assert.ok(
-        !e
-          .received(id, 'StatusNotification')
-          .some((s) => (s.params.status ?? s.params.connectorStatus) === 'Reserved'),
-      );
+      await e.csms().waitFor(() => e.connectorStatuses(id, 2).length === 3);
+      assert.deepEqual(e.connectorStatuses(id, 2), ['Available', 'Reserved', 'Available']);
+    });
+
+    test('H01 (TC_H_14) two reservations of any connector on two free connectors: both report Reserved; a cancel makes both Available', async () => {
+      const id = `${e.tag}-RES-ZERO-ALL`;
+      const c = e.deploy(id);
+      await e.online(c);
+      await e.waitReceived(id, 'StatusNotification', e.v16 ? 3 : 2);
+      await reserveNow(id, { id: 21, connectorId: 0, idTag: 'HOLDER-1', inMs: 60_000 });
+      assert.deepEqual(await reserveNow(id, { id: 22, connectorId: 0, idTag: 'HOLDER-2', inMs: 60_000 }), {
+        status: 'Accepted',
+      });
+      await e.csms().waitFor(() => e.connectorStatuses(id, 2).at(-1) === 'Reserved');
+      assert.deepEqual(e.connectorStatuses(id, 1), ['Available', 'Reserved']);
+      assert.deepEqual(e.connectorStatuses(id, 2), ['Available', 'Reserved']);
+      assert.deepEqual(await e.call(id, 'CancelReservation', { reservationId: 22 }), { status: 'Accepted' });
+      await e.csms().waitFor(() => e.connectorStatuses(id, 2).at(-1) === 'Available');
+      assert.deepEqual(e.connectorStatuses(id, 1), ['Available', 'Reserved', 'Available']);
     });
   });

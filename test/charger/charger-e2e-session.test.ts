@@ -124,4 +124,46 @@ for (const version of VERSIONS)
           : ['Available', 'Occupied', 'Available'],
       );
     });
+
+    test(`C09 a token of the starter's group in the local list (${e.v16 ? 'parentIdTag' : 'groupIdToken'}) stops the session; the end message names it`, async () => {
+      const id = `${e.tag}-SESSION-GROUP`;
+      const c = e.deploy(id);
+      await e.online(c);
+      const entry = (idTag: string, group: string) =>
+        e.v16
+          ? { idTag, idTagInfo: { status: 'Accepted', parentIdTag: group } }
+          : {
+              idToken: { idToken: idTag, type: 'ISO14443' },
+              idTokenInfo: { status: 'Accepted', groupIdToken: { idToken: group, type: 'Central' } },
+            };
+      const list = [entry('CARD-A', 'FLEET'), entry('CARD-B', 'FLEET'), entry('CARD-C', 'OTHER')];
+      assert.deepEqual(
+        await e.call(
+          id,
+          'SendLocalList',
+          e.v16
+            ? { listVersion: 1, updateType: 'Full', localAuthorizationList: list }
+            : { versionNumber: 1, updateType: 'Full', localAuthorizationList: list },
+        ),
+        { status: 'Accepted' },
+      );
+      c.actor.send({ type: 'PLUG_IN', connectorId: 1 });
+      c.actor.send({ type: 'PRESENT_TOKEN', connectorId: 1, idTag: 'CARD-A' });
+      await c.until(() => c.ctx().connectors[0].tx !== undefined);
+      c.actor.send({ type: 'PRESENT_TOKEN', connectorId: 1, idTag: 'CARD-C', commandId: 'other-group' });
+      const refused = await c.until(() => c.results.find((r) => r.commandId === 'other-group'));
+      assert.equal(refused.ok, false);
+      c.actor.send({ type: 'PRESENT_TOKEN', connectorId: 1, idTag: 'CARD-B', commandId: 'same-group' });
+      const stopped = await c.until(() => c.results.find((r) => r.commandId === 'same-group'));
+      assert.equal(stopped.ok, true);
+      if (e.v16) {
+        const [stop] = await e.waitReceived(id, 'StopTransaction');
+        assert.equal(stop.params.idTag, 'CARD-B');
+      } else {
+        const ended = await e
+          .csms()
+          .waitFor(() => e.received(id, 'TransactionEvent').find((m) => m.params.eventType === 'Ended'));
+        assert.equal(ended.params.idToken.idToken, 'CARD-B');
+      }
+    });
   });

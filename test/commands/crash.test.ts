@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { MODE } from '../support/service.ts';
 import { startStrictCsms, type StrictCsms } from '../support/strict-csms.ts';
 import { deploymentsOf, eventually, locationBody, type As } from '../deployments/deployment-helpers.ts';
-import { startChildService, type ChildService } from './child-service.ts';
+import { startChildService, type ChildService } from '../support/child-service.ts';
 import { FINAL, type CommandRecord } from './command-helpers.ts';
 
 const CHARGERS = 5;

@@ -86,3 +86,26 @@ test('summaries are short, state values read as paths', () => {
     'deployed.{lifecycle.session.online meter.idle}',
   );
 });
+
+test('a secret the central system sends is printed masked, and never in clear on any line', async () => {
+  const key = '0123456789abcdef0123';
+  await csms.call('INSP-1', 'ChangeConfiguration', { key: 'AuthorizationKey', value: key });
+  const line = await lineMatching(/ INSP-1 <= central system calls ChangeConfiguration /);
+  assert.match(line, /"key":"AuthorizationKey","value":"\*{8}"/);
+  assert.deepEqual(
+    lines.filter((l) => l.includes(key)),
+    [],
+  );
+});
+
+test('summaries mask secrets wherever they are: a 1.6 key, a 2.0.1 variable, a named field', () => {
+  assert.equal(
+    summarize({ type: 'CHANGE_CONFIGURATION', key: 'AuthorizationKey', value: 'k3y' }),
+    '{"type":"CHANGE_CONFIGURATION","key":"AuthorizationKey","value":"********"}',
+  );
+  assert.equal(
+    summarize({ component: 'SecurityCtrlr', variable: 'BasicAuthPassword', value: 'pw' }),
+    '{"component":"SecurityCtrlr","variable":"BasicAuthPassword","value":"********"}',
+  );
+  assert.equal(summarize({ basicAuthPassword: 'pw' }), '{"basicAuthPassword":"********"}');
+});

@@ -4,91 +4,21 @@
 // process printed in either run (every log line, failures and refusals included) holds a secret.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { loadConfig } from '../../engine/platform/config/config.ts';
-import { createTokenService } from '../../engine/platform/auth/tokens.ts';
-import {
-  REAL_DATABASE_URL,
-  REAL_MQTT_URL,
-  createSchema,
-  dropSchema,
-  withSearchPath,
-  type TestResponse,
-} from '../support/service.ts';
+import { startChildService, type ChildService } from '../support/child-service.ts';
 import { startStrictCsms, type StrictCsms } from '../support/strict-csms.ts';
 import { makeTestCertificates, type TestCertificates } from '../protocols/test-certificates.ts';
 import { DUAL_MODEL, eventsOf, eventually, type As } from '../deployments/deployment-helpers.ts';
 
-const ROOT = new URL('../../', import.meta.url).pathname;
-const dataDir = mkdtempSync(join(tmpdir(), 'evsim-sec-restart-'));
 const PASSWORD_1 = 'Restart-Sp1-Passw0rd';
 const PASSWORD_2 = 'Restart-Sp2-Passw0rd';
 const WRONG = 'Wrong-Passw0rd-Logged';
-let schema: string | undefined;
-let env: Record<string, string>;
-let child: ChildProcess | undefined;
-let output = '';
-let url = '';
-let token = '';
+let svc: ChildService;
+let as: As;
 let certs: TestCertificates;
 let client: { cert: string; key: string };
 let sp1: StrictCsms;
 let sp2: StrictCsms;
 let sp3: StrictCsms;
-
-function startChild(): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'cli/start.ts'], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child = proc;
-    const from = output.length;
-    let listening = false;
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const m = !listening && /listening on (http:\/\/\S+)/.exec(output.slice(from));
-      if (m) {
-        listening = true;
-        resolve(m[1]);
-      }
-    };
-    proc.stdout!.on('data', onData);
-    proc.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-    proc.once('exit', (code) => {
-      if (!listening) reject(new Error(`service exited (${code}) before listening:\n${output.slice(-3000)}`));
-    });
-  });
-}
-
-async function stop(signal: NodeJS.Signals): Promise<void> {
-  const proc = child!;
-  child = undefined;
-  if (proc.exitCode !== null) return;
-  const exited = new Promise((resolve) => proc.once('exit', resolve));
-  proc.kill(signal);
-  await exited;
-}
-
-const as: As = async (method, path, opts = {}) => {
-  const res = await fetch(url + path, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-  });
-  const text = await res.text();
-  return {
-    status: res.status,
-    body: text ? JSON.parse(text) : undefined,
-    headers: res.headers,
-    text,
-  } as TestResponse;
-};
 
 before(async () => {
   certs = await makeTestCertificates('RS-SP3');
@@ -103,27 +33,14 @@ before(async () => {
       tls: { cert: certs.serverCert, key: certs.serverKey, ca: certs.ca, requestCert: true },
     }),
   ]);
-  env = {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'trace',
-    MQTT_TOPIC_PREFIX: `t${randomBytes(4).toString('hex')}`,
-  };
-  if (REAL_DATABASE_URL) {
-    schema = await createSchema();
-    env.DATABASE_URL = withSearchPath(REAL_DATABASE_URL, schema);
-  }
-  if (REAL_MQTT_URL) env.MQTT_URL = REAL_MQTT_URL;
-  url = await startChild();
-  token = await createTokenService(loadConfig(env)).sign!('org-rs');
+  // Dev mode, as a user first runs it: the token is signed with the secret kept in DATA_DIR.
+  svc = await startChildService({ LOG_LEVEL: 'trace' }, { devAuth: true });
+  as = svc.as('org-rs');
 });
 
 after(async () => {
-  if (child) await stop('SIGTERM');
+  await svc.close();
   await Promise.all([sp1.close(), sp2.close(), sp3.close()]);
-  if (schema) await dropSchema(schema).catch(() => undefined);
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 const boots = (csms: StrictCsms, identity: string) =>
@@ -183,9 +100,9 @@ test('credentials survive a SIGKILL: profiles 1, 2, 3 and the built-in central s
   );
   const before = new Map(csmsOf.map(([csms, id]) => [id, boots(csms, id)]));
 
-  await stop('SIGKILL');
+  await svc.kill9();
   for (const [csms, identity] of csmsOf) await csms.waitFor(() => !csms.clients.has(identity), 10_000);
-  url = await startChild();
+  await svc.restart();
 
   for (const [csms, identity] of csmsOf)
     await csms.waitFor(
@@ -193,7 +110,8 @@ test('credentials survive a SIGKILL: profiles 1, 2, 3 and the built-in central s
       30_000,
     );
   await eventually(() => eventsOf(as, 'RS-BUILTIN'), onlineAt(2), 30_000);
-  await stop('SIGTERM');
+  await svc.terminate();
+  const output = svc.output();
 
   assert.match(output, /"level":10|"level":20/, 'trace and debug lines were printed');
   assert.match(output, /HTTP_401/, 'the refused connection was logged');

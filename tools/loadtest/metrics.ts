@@ -146,8 +146,11 @@ export class LoadMetrics {
     return this.stageCounts[STAGE_INDEX.get('online')!];
   }
 
-  /** The stage events of every charger (one shared handler, no closure per charger). */
-  readonly onStage = (e: StageEvent): void => {
+  /**
+   * The stage events of every charger (one shared handler, no closure per charger). `atSeconds`:
+   * when the stage was reached, if known better than now (--via-api: the service's record of it).
+   */
+  readonly onStage = (e: StageEvent, atSeconds?: number): void => {
     const i = this.indexOf(e.identity);
     if (!(i >= 0 && i < this.chargers)) return;
     const stage = STAGE_INDEX.get(e.stage)!;
@@ -165,7 +168,7 @@ export class LoadMetrics {
     if (e.stage === 'online' && (e.outcome === 'succeeded' || e.outcome === 'recovered')) {
       this.boots++;
       if (Number.isNaN(this.firstOnline[i])) {
-        this.firstOnline[i] = this.now();
+        this.firstOnline[i] = atSeconds ?? this.now();
         this.everOnline++;
       }
     }

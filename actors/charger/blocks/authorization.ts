@@ -1,7 +1,10 @@
 // Authorization: may this token charge here? OCPP 1.6 Core Authorize, the authorization cache and
 // ClearCache; 2.0.1 block C: C01 authorization with a card, C10 the authorization cache, C11
 // clearing it, C12 start with a cached id (LocalPreAuthorize), C13/C14 the local authorization
-// list offline and online, C15 an unknown id offline (AllowOfflineTxForUnknownId).
+// list offline and online, C15 an unknown id offline (AllowOfflineTxForUnknownId), C09 a token of
+// the same group (1.6 parentIdTag, 2.0.1 groupIdToken) as the one that started a transaction
+// stops it: the groups come from the local list and the cache (so this works offline), or from
+// the CSMS's Authorize answer when neither knows the token.
 import type { AuthStatus, CallMeta, ChargerContext } from '../core/context.ts';
 import type { CommandOf } from '../core/events.ts';
 import type { Step } from '../core/step.ts';
@@ -11,7 +14,31 @@ import { boolSetting } from '../core/settings.ts';
 import { stopTransaction, tokenAccepted } from './transactions.ts';
 import { reservationVerdict, tokenGroup } from './reservation.ts';
 
+declare module '../core/context.ts' {
+  interface ChargerContext {
+    /** The group of each cached token that has one (kept with authCache, bounded the same). */
+    authCacheGroups?: Record<string, string>;
+  }
+  interface CallMeta {
+    /** An Authorize asked for a token's group: it stops the connector's transaction if the group is the starter's. */
+    groupStop?: boolean;
+  }
+  interface Transaction {
+    /** The token that stopped the transaction when it is not the one that started it (C09). */
+    stoppedBy?: string;
+  }
+}
+
 export type LocalAuth = { status: AuthStatus; source: 'local_list' | 'cache' } | undefined;
+
+/** A token's group as the local list (first) or the cache knows it, each when enabled. */
+export function localGroup(ctx: ChargerContext, idTag: string): string | undefined {
+  if (boolSetting(ctx, 'LocalAuthListEnabled') && ctx.localList.tags[idTag])
+    return ctx.localList.groups?.[idTag];
+  if (boolSetting(ctx, 'AuthorizationCacheEnabled') && ctx.authCache[idTag])
+    return ctx.authCacheGroups?.[idTag];
+  return undefined;
+}
 
 /** The local list first, then the authorization cache, each when enabled. */
 export function localAuthorization(ctx: ChargerContext, idTag: string): LocalAuth {
@@ -28,20 +55,29 @@ export function localAuthorization(ctx: ChargerContext, idTag: string): LocalAut
 
 const CACHE_MAX = 32;
 
-/** The cache after remembering a CSMS answer (bounded: the oldest entry goes first). */
-function cached(ctx: ChargerContext, idTag: string, status: AuthStatus): Record<string, AuthStatus> {
-  if (!boolSetting(ctx, 'AuthorizationCacheEnabled')) return ctx.authCache;
-  const next = { ...ctx.authCache };
+/** Remembers a CSMS answer and the token's group in the cache (bounded: the oldest entry goes first). */
+function cache(s: Step, idTag: string, status: AuthStatus, group: string | undefined): void {
+  if (!boolSetting(s.ctx, 'AuthorizationCacheEnabled')) return;
+  const next = { ...s.ctx.authCache };
   delete next[idTag];
   next[idTag] = status;
   const keys = Object.keys(next);
-  if (keys.length > CACHE_MAX) delete next[keys[0]];
-  return next;
+  const dropped = keys.length > CACHE_MAX ? keys[0] : undefined;
+  if (dropped !== undefined) delete next[dropped];
+  const had = s.ctx.authCacheGroups;
+  let groups = had;
+  if (group !== undefined || (had && (idTag in had || (dropped !== undefined && dropped in had)))) {
+    groups = { ...had };
+    if (group !== undefined) groups[idTag] = group;
+    else delete groups[idTag];
+    if (dropped !== undefined) delete groups[dropped];
+  }
+  s.patch({ authCache: next, authCacheGroups: groups && Object.keys(groups).length ? groups : undefined });
 }
 
 /** C11 ClearCache. */
 export function clearCache(s: Step): 'Accepted' | 'Rejected' {
-  s.patch({ authCache: {} });
+  s.patch({ authCache: {}, authCacheGroups: undefined });
   return 'Accepted';
 }
 
@@ -54,13 +90,8 @@ export function presentToken(s: Step, e: CommandOf<'PRESENT_TOKEN'>): void {
   const c = s.connector(e.connectorId);
   if (!c) return s.fail(e.commandId, 'PRESENT_TOKEN', 'UNKNOWN_CONNECTOR', `no connector ${e.connectorId}`);
   if (c.tx) {
-    if (c.tx.idTag !== e.idTag)
-      return s.fail(e.commandId, 'PRESENT_TOKEN', 'INVALID_STATE', 'another token runs this transaction');
-    stopTransaction(s, c.id, 'local');
-    return s.result(e.commandId, 'PRESENT_TOKEN', {
-      ok: true,
-      payload: { status: 'Accepted', stopped: true },
-    });
+    if (c.tx.idTag === e.idTag) return stopByToken(s, c.id, e.idTag, e.commandId);
+    return stopByGroup(s, c.id, e.idTag, e.commandId);
   }
   if (!usable(c))
     return s.fail(e.commandId, 'PRESENT_TOKEN', 'INVALID_STATE', `connector ${c.id} is ${c.status}`);
@@ -108,9 +139,18 @@ export function authorizeAnswered(
   error?: { code: string; description?: string },
 ): boolean {
   const status = ok ? s.wire.authorizeResult(payload) : undefined;
-  if (status && meta.idTag) s.patch({ authCache: cached(s.ctx, meta.idTag, status) });
+  const group = ok ? s.wire.authorizeGroup(payload) : undefined;
+  if (status && meta.idTag) cache(s, meta.idTag, status, group);
+  if (meta.groupStop && meta.connectorId !== undefined && meta.idTag) {
+    const c = s.connector(meta.connectorId);
+    const same =
+      status === 'Accepted' && c?.tx && group !== undefined && group === localGroup(s.ctx, c.tx.idTag);
+    if (same) stopByToken(s, c.id, meta.idTag, meta.commandId);
+    else refuseStop(s, meta.commandId);
+    return true;
+  }
   if (status === 'Accepted' && meta.idTag) {
-    tokenGroup(s, meta.idTag, s.wire.authorizeGroup(payload));
+    tokenGroup(s, meta.idTag, group);
     if (meta.connectorId !== undefined && reservationVerdict(s, meta.connectorId, meta.idTag) !== 'yes') {
       refuseReserved(s, meta.commandId, meta.connectorId);
       return true;
@@ -133,6 +173,37 @@ export function authorizeAnswered(
     });
   else s.result(meta.commandId, 'PRESENT_TOKEN', { ok: false, action: 'Authorize', error });
   return true;
+}
+
+/** The transaction stops for this token (the one that started it, or one of its group). */
+function stopByToken(s: Step, connectorId: number, idTag: string, commandId: string | undefined): void {
+  const c = s.connector(connectorId)!;
+  if (c.tx && c.tx.idTag !== idTag) s.putConnector({ ...c, tx: { ...c.tx, stoppedBy: idTag } });
+  stopTransaction(s, connectorId, 'local');
+  s.result(commandId, 'PRESENT_TOKEN', { ok: true, payload: { status: 'Accepted', stopped: true } });
+}
+
+/**
+ * C09 / 1.6 parentIdTag: another token stops the transaction when it is valid and of the
+ * starter's group. Known to the local list or cache: decided here (offline too); otherwise the
+ * CSMS is asked (online), and an unknown token offline is refused.
+ */
+function stopByGroup(s: Step, connectorId: number, idTag: string, commandId: string | undefined): void {
+  const c = s.connector(connectorId)!;
+  const group = localGroup(s.ctx, c.tx!.idTag);
+  const local = localAuthorization(s.ctx, idTag);
+  if (group === undefined) return refuseStop(s, commandId);
+  if (local) {
+    if (local.status === 'Accepted' && localGroup(s.ctx, idTag) === group)
+      return stopByToken(s, connectorId, idTag, commandId);
+    if (!s.online || local.source === 'local_list') return refuseStop(s, commandId);
+  }
+  if (!s.online) return refuseStop(s, commandId);
+  s.send(s.wire.authorize(idTag), { connectorId, idTag, commandId, groupStop: true });
+}
+
+function refuseStop(s: Step, commandId: string | undefined): void {
+  s.fail(commandId, 'PRESENT_TOKEN', 'INVALID_STATE', 'another token runs this transaction');
 }
 
 /** H03: the connector is held for another token (or kept free for a connector-0 reservation). */

@@ -13,9 +13,25 @@ declare module '../core/context.ts' {
   interface ChargerContext {
     /** A CSR was made and its certificate not yet installed: the event a bad certificate is reported as. */
     csrPending?: SecurityEventType;
-    /** CA certificates installed by the central system, by their hash data (the PEMs are sealed by the engine). */
-    certificates?: { certificateType: string; hashData: CertificateHashData }[];
+    /**
+     * CA certificates installed by the central system, by their hash data (the PEMs are sealed by
+     * the engine); a manufacturer root keeps its PEM too (public), to check firmware signers with.
+     */
+    certificates?: { certificateType: string; hashData: CertificateHashData; pem?: string }[];
+    /** Manufacturer roots sent to the engine to install, oldest first, until it answers. */
+    rootsPending?: string[];
   }
+}
+
+/** The certificate type that vouches for firmware signers (both versions name it so). */
+const MANUFACTURER_ROOT = 'ManufacturerRootCertificate';
+
+/** The PEMs of the installed manufacturer roots (firmware signing certificates must chain to one). */
+export function manufacturerRoots(s: Step): string[] {
+  const roots: string[] = [];
+  for (const c of s.ctx.certificates ?? [])
+    if (c.pem && c.certificateType === MANUFACTURER_ROOT) roots.push(c.pem);
+  return roots;
 }
 
 const CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+-----END CERTIFICATE-----/;
@@ -52,6 +68,7 @@ export function certificateSigned(
 /** InstallCertificate (M05): a CA certificate the charger trusts from now on. */
 export function installCertificate(s: Step, certificateType: string, pem: string): 'Accepted' | 'Rejected' {
   if (!CERTIFICATE.test(pem)) return 'Rejected';
+  if (certificateType === MANUFACTURER_ROOT) s.patch({ rootsPending: [...(s.ctx.rootsPending ?? []), pem] });
   askEngine(s, { op: 'install', certificateType, pem });
   return 'Accepted';
 }
@@ -97,14 +114,17 @@ export function securityResult(s: Step, e: ChargerEvent): void {
         });
       else securityEvent(s, s.ctx.csrPending ?? 'InvalidChargePointCertificate', e.reason);
       return;
-    case 'security.installed':
+    case 'security.installed': {
+      const [pem, ...rest] = e.certificateType === MANUFACTURER_ROOT ? (s.ctx.rootsPending ?? []) : [];
+      if (pem !== undefined) s.patch({ rootsPending: rest.length ? rest : undefined });
       if (e.hashData)
         s.patch({
           certificates: [
             ...(s.ctx.certificates ?? []),
-            { certificateType: e.certificateType, hashData: e.hashData },
+            { certificateType: e.certificateType, hashData: e.hashData, ...(pem ? { pem } : {}) },
           ],
         });
       return;
+    }
   }
 }

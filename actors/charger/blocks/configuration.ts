@@ -7,11 +7,22 @@ import type { Step } from '../core/step.ts';
 import { SETTINGS, checkSetting, keyForVariable, withSetting, type ChangeOutcome } from '../core/settings.ts';
 import { scheduleHeartbeat } from './availability.ts';
 import { hasTransaction } from './transactions.ts';
-import { scheduleAligned } from './metering.ts';
+import { scheduleAligned, scheduleEndSamples } from './metering.ts';
 import { securitySetting } from './security.ts';
+
+/** Settings that pace the samples of a transaction's end message. */
+const ENDED_SAMPLING = new Set([
+  'MeterValueSampleInterval',
+  'ClockAlignedDataInterval',
+  'StopTxnSampledData',
+  'StopTxnAlignedData',
+  'SampledDataTxEndedInterval',
+  'AlignedDataTxEndedInterval',
+]);
 
 /** Changes a setting; what depends on it follows at once (the heartbeat, the meter, the cache). */
 export function changeSetting(s: Step, key: string, value: string): ChangeOutcome {
+  if (!s.wire.settings.includes(key)) return 'NotSupported';
   const checked = checkSetting(key, value, s.wire.measurands);
   if (!checked.ok) return checked.status;
   // Credentials and profiles are the security block's (never stored here in clear).
@@ -23,6 +34,7 @@ export function changeSetting(s: Step, key: string, value: string): ChangeOutcom
   if (key === 'MeterValueSampleInterval' && hasTransaction(s))
     s.setTimer('meter', s.now + Math.max(1, Number(checked.value)) * 1000);
   if (key === 'AuthorizationCacheEnabled' && checked.value === 'false') s.patch({ authCache: {} });
+  if (ENDED_SAMPLING.has(key)) scheduleEndSamples(s);
   return 'Accepted';
 }
 

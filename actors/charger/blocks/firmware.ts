@@ -7,13 +7,21 @@
 //   installAt)─▶ installing ─▶ rebooting ─(online again)─▶ Installed
 //   downloading ─failed─▶ retry (retryInterval, `retries` times) ─▶ DownloadFailed
 //
+// While an install waits for running transactions, every connector not in one is held Unavailable
+// (2.0.1 L01.FR.07; 1.6 5.19 recommends the same) and each one whose transaction ends joins them,
+// so no new session starts; they come back at the reboot (its boot says every status) or when the
+// job ends otherwise (a new request replaces it).
+//
 // Each status goes to the CSMS with the message and names the adapter gave (FirmwareReport): 1.6
 // FirmwareStatusNotification lacks the signed-update statuses, so it never hears them.
 import type { Step } from '../core/step.ts';
 import type { TransferResult } from '../core/transfers.ts';
+import { moveConnector, nextStatus, pending } from '../core/connector-status.ts';
 import { call } from '../wire/basics.ts';
 import { scheduleReboot } from './provisioning.ts';
+import { signingChainProblem } from '../core/signing-chain.ts';
 import { securityEvent } from './security-events.ts';
+import { manufacturerRoots } from './certificates.ts';
 import { hasTransaction } from './transactions.ts';
 
 export type FirmwareStatus =
@@ -70,6 +78,10 @@ declare module '../core/context.ts' {
   interface ChargerTimers {
     firmware?: number;
   }
+  interface Connector {
+    /** L01.FR.07: held Unavailable while a firmware install waits for the transactions to end. */
+    firmwareHold?: true;
+  }
 }
 
 /** A download that gives no answer for this long counts as failed (a restored charger lost it). */
@@ -80,9 +92,23 @@ const WAIT_CHECK_MS = 2_000;
 const INSTALL_MS = 500;
 const DEFAULT_RETRY_INTERVAL_SEC = 60;
 
-/** L01/L02/L03 and 1.6 UpdateFirmware: a new job replaces a running one (AcceptedCanceled). */
-export function updateFirmware(s: Step, r: FirmwareRequest): 'Accepted' | 'AcceptedCanceled' {
+/**
+ * L01/L02/L03 and 1.6 UpdateFirmware: a new job replaces a running one (AcceptedCanceled). A
+ * signing certificate that does not chain to an installed manufacturer root (when the charger has
+ * one) is refused at once (L01.FR.02): InvalidCertificate, and the running job carries on.
+ */
+export function updateFirmware(
+  s: Step,
+  r: FirmwareRequest,
+): 'Accepted' | 'AcceptedCanceled' | 'InvalidCertificate' {
+  const roots = r.certificate !== undefined ? manufacturerRoots(s) : [];
+  const problem = roots.length > 0 ? signingChainProblem(r.certificate!, roots, s.now) : undefined;
+  if (problem) {
+    securityEvent(s, 'InvalidFirmwareSigningCertificate', problem);
+    return 'InvalidCertificate';
+  }
   const canceled = s.ctx.firmware !== undefined && s.ctx.firmware.phase !== 'rebooting';
+  if (canceled) releaseConnectors(s, false);
   const { retries, retryIntervalSec, ...rest } = r;
   const job: FirmwareJob = {
     ...rest,
@@ -179,7 +205,10 @@ function installWhenFree(s: Step, job: FirmwareJob): void {
     if (s.ctx.firmwareStatus?.status !== 'InstallScheduled') report(s, 'InstallScheduled');
     return s.setTimer('firmware', at);
   }
-  if (hasTransaction(s)) return s.setTimer('firmware', s.now + WAIT_CHECK_MS);
+  if (hasTransaction(s)) {
+    holdConnectors(s);
+    return s.setTimer('firmware', s.now + WAIT_CHECK_MS);
+  }
   report(s, 'Installing');
   put(s, { ...job, phase: 'installing' });
   s.setTimer('firmware', s.now + INSTALL_MS);
@@ -190,6 +219,7 @@ function reboot(s: Step, job: FirmwareJob): void {
   if (hasTransaction(s)) return installWhenFree(s, job);
   report(s, 'InstallRebooting');
   put(s, { ...job, phase: 'rebooting' });
+  releaseConnectors(s, true);
   s.patch({
     model: { ...s.ctx.model, firmware_version: job.version },
     bootReason: 'FirmwareUpdate',
@@ -213,8 +243,39 @@ function put(s: Step, job: FirmwareJob): void {
 }
 
 function end(s: Step): void {
+  releaseConnectors(s, false);
   s.patch({ firmware: undefined });
   s.clearTimer('firmware');
+}
+
+/** L01.FR.07: every connector is held; those not in a transaction go Unavailable now, the others when it ends. */
+function holdConnectors(s: Step): void {
+  for (const c of s.ctx.connectors) {
+    if (c.firmwareHold) continue;
+    s.putConnector({ ...c, firmwareHold: true });
+    if (!c.tx) moveConnector(s, c.id, ['disable'], c.errorCode);
+  }
+}
+
+/**
+ * The hold ends: each connector settles where its cable, token, reservation and availability put
+ * it. `quiet` before the reboot: the boot's StatusNotification of every connector says it.
+ */
+function releaseConnectors(s: Step, quiet: boolean): void {
+  for (const c of s.ctx.connectors) {
+    if (!c.firmwareHold) continue;
+    const freed = { ...c, firmwareHold: undefined };
+    if (freed.tx) {
+      s.putConnector(freed);
+      continue;
+    }
+    const events = ['enable' as const, ...pending(freed)];
+    if (quiet) s.putConnector({ ...freed, status: nextStatus(c.status, ...events) });
+    else {
+      s.putConnector(freed);
+      moveConnector(s, c.id, events, c.errorCode);
+    }
+  }
 }
 
 /** Sends the status when the job's version has it, and remembers it for a TriggerMessage. */

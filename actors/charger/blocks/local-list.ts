@@ -8,8 +8,8 @@ import { boolSetting, intSetting } from '../core/settings.ts';
 export interface LocalListUpdate {
   version: number;
   full: boolean;
-  /** status undefined removes the entry (differential update without idTagInfo). */
-  entries: { idTag: string; status?: AuthStatus }[];
+  /** status undefined removes the entry (differential update without idTagInfo); group: 1.6 parentIdTag, 2.x groupIdToken. */
+  entries: { idTag: string; status?: AuthStatus; group?: string }[];
 }
 
 export type LocalListOutcome = 'Accepted' | 'Failed' | 'VersionMismatch' | 'NotSupported';
@@ -25,12 +25,16 @@ export function updateLocalList(s: Step, u: LocalListUpdate): LocalListOutcome {
   if (u.entries.length > intSetting(ctx, 'SendLocalListMaxLength')) return 'Failed';
   if (!u.full && u.version <= ctx.localList.version) return 'VersionMismatch';
   const tags: ChargerContext['localList']['tags'] = u.full ? {} : { ...ctx.localList.tags };
+  const groups: Record<string, string> = u.full ? {} : { ...ctx.localList.groups };
   for (const e of u.entries) {
     if (e.status) tags[e.idTag] = e.status;
     else delete tags[e.idTag];
+    if (e.status && e.group) groups[e.idTag] = e.group;
+    else delete groups[e.idTag];
   }
   if (Object.keys(tags).length > intSetting(ctx, 'LocalAuthListMaxLength')) return 'Failed';
-  s.patch({ localList: { version: u.version, tags } });
+  const grouped = Object.keys(groups).length > 0;
+  s.patch({ localList: { version: u.version, tags, ...(grouped ? { groups } : {}) } });
   return 'Accepted';
 }
 

@@ -4,7 +4,8 @@
 // EVSE, H02 cancel, H03 use a reserved EVSE, H04 the reservation ends (ReservationStatusUpdate).
 // A reservation is used up by the transaction its token (or a token of its parent/group) starts;
 // any other token is refused on a reserved connector, and connector-0 reservations keep enough
-// connectors free for their holders.
+// connectors free for their holders: once the free connectors are no more than those reservations,
+// each is shown Reserved (OCTT TC_H_14), and Available again when that is no longer so.
 import type { Connector } from '../core/context.ts';
 import type { Step } from '../core/step.ts';
 import { moveConnector, pending } from '../core/connector-status.ts';
@@ -14,6 +15,8 @@ declare module '../core/context.ts' {
   interface ChargerContext {
     /** Reservations held (absent: none). */
     reservations?: Reservation[];
+    /** Free connectors shown Reserved because the connector-0 reservations need every one of them. */
+    reservedForAny?: number[];
   }
   interface ChargerTimers {
     /** The earliest reservation's expiry. */
@@ -59,9 +62,12 @@ function fitsType(s: Step, c: Connector, type: string | undefined): boolean {
   return !!model && type.replace(/^[cs](?=[A-Z])/, '').toLowerCase() === model.toLowerCase();
 }
 
-/** Free for a connector-0 reservation: in service, idle, nobody's. */
-const isFree = (c: Connector) =>
-  c.status === 'Available' && !c.tx && !c.inoperative && c.reservationId === undefined;
+/** Free for a connector-0 reservation: in service, idle, nobody's (or shown Reserved for them). */
+const isFree = (s: Step, c: Connector) =>
+  !c.tx &&
+  !c.inoperative &&
+  c.reservationId === undefined &&
+  (c.status === 'Available' || (c.status === 'Reserved' && !!s.ctx.reservedForAny?.includes(c.id)));
 
 function store(s: Step, reservations: Reservation[]): void {
   s.patch({ reservations: reservations.length > 0 ? reservations : undefined });
@@ -108,7 +114,7 @@ export function reserve(s: Step, r: Omit<Reservation, 'viaParent'>): ReserveStat
       return 'Unavailable';
     if (fitting.every((c) => c.status === 'Faulted')) return 'Faulted';
     const taken = others.filter((x) => x.connectorId === 0).length;
-    if (fitting.filter(isFree).length <= taken) return 'Occupied';
+    if (fitting.filter((c) => isFree(s, c)).length <= taken) return 'Occupied';
   } else {
     const c = s.connector(r.connectorId);
     if (!c || !fitsType(s, c, r.connectorType)) return 'Rejected';
@@ -182,7 +188,7 @@ export function reservationVerdict(s: Step, connectorId: number, idTag: string):
   }
   const others = reservations.filter((r) => r.connectorId === 0 && !matches(r, idTag));
   if (others.length === 0 || reservations.some((r) => r.connectorId === 0 && matches(r, idTag))) return 'yes';
-  const freeAfter = s.ctx.connectors.filter((x) => x.id !== connectorId && isFree(x)).length;
+  const freeAfter = s.ctx.connectors.filter((x) => x.id !== connectorId && isFree(s, x)).length;
   if (freeAfter >= others.length) return 'yes';
   return others.some((r) => r.parentIdTag) ? 'ask' : 'no';
 }
@@ -217,4 +223,28 @@ export function reservationUsed(s: Step, connectorId: number, idTag: string): nu
   // The transaction moves the connector on (Reserved -> Charging ...): no status of its own here.
   if (c.reservationId !== undefined) s.putConnector({ ...c, reservationId: undefined });
   return r.id;
+}
+
+/**
+ * H01 (OCTT TC_H_14), after every event: when the free connectors are no more than the
+ * connector-0 reservations, each of them is shown Reserved (none is left for anyone else); when
+ * that ends (a reservation ends or is used, a connector frees up), they go back where their cable,
+ * token and availability put them. A charger without reservations pays one comparison.
+ */
+export function showReservedForAny(s: Step): void {
+  const shown = s.ctx.reservedForAny;
+  const reservations = s.ctx.reservations;
+  if (!shown && !reservations) return;
+  let wanted = 0;
+  for (const r of reservations ?? []) if (r.connectorId === 0) wanted++;
+  const free = wanted > 0 ? s.ctx.connectors.filter((c) => isFree(s, c)) : [];
+  const hold = free.length > 0 && free.length <= wanted ? free.map((c) => c.id) : undefined;
+  if (shown?.join() === hold?.join()) return;
+  s.patch({ reservedForAny: hold });
+  for (const id of shown ?? []) {
+    const c = s.connector(id);
+    if (hold?.includes(id) || !c || c.status !== 'Reserved' || c.reservationId !== undefined) continue;
+    moveConnector(s, id, ['unreserved', ...pending(c)], c.errorCode);
+  }
+  for (const id of hold ?? []) if (!shown?.includes(id)) moveConnector(s, id, ['reserved']);
 }

@@ -12,7 +12,7 @@ import { intSetting } from '../core/settings.ts';
 import { moveConnector, pending, usable, type ConnectorEvent } from '../core/connector-status.ts';
 import { scheduleReboot } from './provisioning.ts';
 import { reservationUsed } from './reservation.ts';
-import { schedulePowerChange } from './metering.ts';
+import { scheduleEndSamples, schedulePowerChange } from './metering.ts';
 
 export function hasTransaction(s: Step): boolean {
   return s.ctx.connectors.some((c) => c.tx);
@@ -78,6 +78,7 @@ export function startTransaction(s: Step, id: number, idTag: string, cause: Star
   moveConnector(s, id, [state]);
   reportChange(s, id, state);
   scheduleMeter(s);
+  scheduleEndSamples(s);
   // The other connectors share the charger with this one now.
   refreshAllCharging(s);
 }
@@ -104,6 +105,7 @@ export function stopTransaction(s: Step, id: number, cause: StopCause): void {
   moveConnector(s, id, ['tx_ended', ...pending(ended)], ended.errorCode);
   // What this connector drew goes to the others.
   refreshAllCharging(s);
+  scheduleEndSamples(s);
   if (hasTransaction(s)) return;
   s.clearTimer('meter');
   if (s.ctx.reset === 'idle') {

@@ -98,7 +98,8 @@ export function nextStatus(status: ConnectorStatus, ...events: ConnectorEvent[])
 export function pending(c: Connector): ConnectorEvent[] {
   const events: ConnectorEvent[] = [c.plugged ? 'cable_in' : 'cable_out'];
   if (c.authorized) events.push('token_ok');
-  if (c.inoperative) events.push('disable');
+  // Inoperative, or held by a waiting firmware install (blocks/firmware.ts).
+  if (c.inoperative || c.firmwareHold) events.push('disable');
   // Reservations: a connector still held goes back to Reserved first.
   if (c.reservationId !== undefined) events.unshift('reserved');
   return events;
@@ -106,7 +107,7 @@ export function pending(c: Connector): ConnectorEvent[] {
 
 /** A connector a driver can start on: in service, neither faulted nor unavailable. */
 export function usable(c: Connector | undefined): boolean {
-  return !!c && !c.inoperative && c.status !== 'Faulted' && c.status !== 'Unavailable';
+  return !!c && !c.inoperative && !c.firmwareHold && c.status !== 'Faulted' && c.status !== 'Unavailable';
 }
 
 /** A connector a remote start may take: usable, no transaction, and not in the middle of one. */

@@ -207,7 +207,8 @@ export interface ChargerContext {
   chargerStatus: 'Available' | 'Unavailable' | 'Faulted';
   /** Configuration values that differ from the defaults, by 1.6 key. */
   settings: Record<string, string>;
-  localList: { version: number; tags: Record<string, AuthStatus> };
+  /** `groups`: each token's group (1.6 parentIdTag, 2.x groupIdToken), where the list gives one. */
+  localList: { version: number; tags: Record<string, AuthStatus>; groups?: Record<string, string> };
   authCache: Record<string, AuthStatus>;
   profiles: ChargingProfile[];
   nextTxRef: number;

@@ -16,6 +16,8 @@ export interface SettingDef {
   min?: number;
   /** The members a csl may hold (a value with any other member is Rejected). */
   values?: readonly string[];
+  /** A setting only one version has (2.0.1's own device-model variables); absent: both. */
+  only?: 'ocpp1.6' | 'ocpp2';
 }
 
 /** The measurands the charger reads (meter values): a list naming any other is Rejected. */
@@ -38,6 +40,10 @@ const measurands = (...args: Parameters<typeof def>): SettingDef => ({
 });
 
 const MEASURANDS = 'Energy.Active.Import.Register,Power.Active.Import';
+const SAMPLED = (m: ChargerModel) => (m.current_type === 'DC' ? `${MEASURANDS},SoC` : MEASURANDS);
+
+/** A setting of one version only. */
+const only = (version: 'ocpp1.6' | 'ocpp2', d: SettingDef): SettingDef => ({ ...d, only: version });
 
 const def = (
   kind: SettingKind,
@@ -59,13 +65,7 @@ export const SETTINGS: Record<string, SettingDef> = {
   HeartbeatInterval: def('int', false, '300', 'OCPPCommCtrlr', 'HeartbeatInterval', 0),
   MeterValueSampleInterval: def('int', false, '60', 'SampledDataCtrlr', 'TxUpdatedInterval', 0),
   ClockAlignedDataInterval: def('int', false, '0', 'AlignedDataCtrlr', 'Interval', 0),
-  MeterValuesSampledData: measurands(
-    'csl',
-    false,
-    (m) => (m.current_type === 'DC' ? `${MEASURANDS},SoC` : MEASURANDS),
-    'SampledDataCtrlr',
-    'TxUpdatedMeasurands',
-  ),
+  MeterValuesSampledData: measurands('csl', false, SAMPLED, 'SampledDataCtrlr', 'TxUpdatedMeasurands'),
   StopTxnSampledData: measurands(
     'csl',
     false,
@@ -127,6 +127,18 @@ export const SETTINGS: Record<string, SettingDef> = {
     'AlignedDataCtrlr',
     'Measurands',
   ),
+  // Meter values a transaction's start and end messages carry (blocks/metering.ts). 1.6 takes the
+  // end message's samples every MeterValueSampleInterval / ClockAlignedDataInterval, 2.0.1 at its
+  // own TxEndedInterval variables (0: only the reading at the end).
+  StopTxnAlignedData: measurands('csl', false, '', 'AlignedDataCtrlr', 'TxEndedMeasurands'),
+  TxStartedMeasurands: only(
+    'ocpp2',
+    measurands('csl', false, SAMPLED, 'SampledDataCtrlr', 'TxStartedMeasurands'),
+  ),
+  SampledDataTxEndedInterval: only('ocpp2', def('int', false, '0', 'SampledDataCtrlr', 'TxEndedInterval', 0)),
+  AlignedDataTxEndedInterval: only('ocpp2', def('int', false, '0', 'AlignedDataCtrlr', 'TxEndedInterval', 0)),
+  // 2.0.1: no clock-aligned meter values while a transaction runs.
+  AlignedDataSendDuringIdle: only('ocpp2', def('bool', false, 'false', 'AlignedDataCtrlr', 'SendDuringIdle')),
   // Security (blocks/security.ts): the password is never stored in the context (the engine seals
   // it) and reads as empty; the profile is the one the open connection used; 2.0.1 picks its
   // network profile by NetworkConfigurationPriority (slot 0: the connection as deployed).
@@ -143,6 +155,10 @@ export const SETTINGS: Record<string, SettingDef> = {
 };
 
 export const SETTING_KEYS = Object.keys(SETTINGS);
+
+/** The settings a version has (its adapter's `settings`). */
+export const settingKeysOf = (version: 'ocpp1.6' | 'ocpp2'): readonly string[] =>
+  SETTING_KEYS.filter((k) => (SETTINGS[k].only ?? version) === version);
 
 export function getSetting(ctx: ChargerContext, key: string): string | undefined {
   const d = SETTINGS[key];

@@ -105,6 +105,12 @@ export interface OcppWire {
   outboxPayload(ctx: ChargerContext, item: OutboxItem): Record<string, unknown> | undefined;
   /** The measurands this version can carry (2.0.1 has no Temperature): a list naming others is Rejected. */
   measurands: readonly Measurand[];
+  /** The settings this version has (core/settings.ts keys); another is NotSupported / unknown. */
+  settings: readonly string[];
+  /** The settings whose intervals pace the end message's samples (blocks/metering.ts). */
+  txEndedIntervals: { sampled: string; aligned: string };
+  /** A clock-aligned sample of the charger's main meter (1.6 connector 0); undefined when the version sends none. */
+  mainMeterValues(ctx: ChargerContext, at: number): OutboundCall | undefined;
   /** Meter values outside a transaction (TriggerMessage MeterValues; a clock-aligned sample with 'clock'). */
   meterValues(ctx: ChargerContext, c: Connector, at: number, cause?: 'trigger' | 'clock'): OutboundCall;
 

@@ -2,9 +2,9 @@
 // the 1.6 payload and writing the 1.6 answer. Anything not here is answered NotImplemented.
 /* eslint-disable @typescript-eslint/no-explicit-any -- CSMS payloads reach the handlers validated against the official schemas */
 import type { CsmsCall } from '../core/wire.ts';
-import { SETTINGS, SETTING_KEYS, getSetting } from '../core/settings.ts';
+import { SETTINGS, getSetting } from '../core/settings.ts';
 import { authStatus, iso } from '../wire/basics.ts';
-import { chargingProfile, purposeFrom } from '../wire/charging-profile.ts';
+import { chargingProfile, clearedAnswer, compositePeriod, purposeFrom } from '../wire/charging-profile.ts';
 import { clearCache } from '../blocks/authorization.ts';
 import { changeAvailability } from '../blocks/availability.ts';
 import { changeSetting } from '../blocks/configuration.ts';
@@ -43,9 +43,9 @@ export const OCPP16_CALLS: Record<string, CsmsCall> = {
   // Configuration
   ChangeConfiguration: (p, s) => ({ status: changeSetting(s, p.key, p.value) }),
   GetConfiguration: (p, s) => {
-    const asked: string[] = Array.isArray(p.key) && p.key.length > 0 ? p.key : SETTING_KEYS;
-    const known = asked.filter((k) => SETTINGS[k]);
-    const unknown = asked.filter((k) => !SETTINGS[k]);
+    const asked: readonly string[] = Array.isArray(p.key) && p.key.length > 0 ? p.key : s.wire.settings;
+    const known = asked.filter((k) => s.wire.settings.includes(k));
+    const unknown = asked.filter((k) => !s.wire.settings.includes(k));
     return {
       configurationKey: known.map((key) => ({
         key,
@@ -95,6 +95,7 @@ export const OCPP16_CALLS: Record<string, CsmsCall> = {
       entries: (p.localAuthorizationList ?? []).map((e: any) => ({
         idTag: e.idTag,
         status: e.idTagInfo ? authStatus(e.idTagInfo.status) : undefined,
+        group: e.idTagInfo?.parentIdTag,
       })),
     }),
   }),
@@ -114,7 +115,7 @@ export const OCPP16_CALLS: Record<string, CsmsCall> = {
       purpose: purposeFrom(PURPOSE_16, p.chargingProfilePurpose),
       stackLevel: p.stackLevel,
     });
-    return { status: cleared ? 'Accepted' : 'Unknown' };
+    return clearedAnswer(cleared);
   },
   GetCompositeSchedule: (p, s) => {
     const composite = compositeLimit(s, p.connectorId, p.chargingRateUnit);
@@ -123,12 +124,7 @@ export const OCPP16_CALLS: Record<string, CsmsCall> = {
       status: 'Accepted',
       connectorId: p.connectorId,
       scheduleStart: iso(s.now),
-      chargingSchedule: {
-        duration: p.duration,
-        startSchedule: iso(s.now),
-        chargingRateUnit: composite.unit,
-        chargingSchedulePeriod: [{ startPeriod: 0, limit: composite.limit }],
-      },
+      chargingSchedule: { startSchedule: iso(s.now), ...compositePeriod(composite, p.duration) },
     };
   },
 

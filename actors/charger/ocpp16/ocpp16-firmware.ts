@@ -4,6 +4,7 @@
 import type { CsmsCall } from '../core/wire.ts';
 import { firmwareStatusNow, updateFirmware, type FirmwareStatus } from '../blocks/firmware.ts';
 import { requestLog, uploadStatusNow, type LogReport } from '../blocks/diagnostics.ts';
+import { LOG_STATUS_NAMES, epochOf, getLogAnswer, getLogRequest } from '../wire/get-log.ts';
 
 /** 1.6 FirmwareStatusNotification's statuses (the signed-update ones are the security extension's). */
 const PLAIN: readonly FirmwareStatus[] = [
@@ -29,15 +30,6 @@ const DIAGNOSTICS: LogReport['names'] = {
   Uploaded: 'Uploaded',
   UploadFailed: 'UploadFailed',
 };
-const LOG: LogReport['names'] = {
-  Idle: 'Idle',
-  Uploading: 'Uploading',
-  Uploaded: 'Uploaded',
-  UploadFailed: 'UploadFailure',
-  NotSupportedOperation: 'NotSupportedOperation',
-};
-
-const time = (x: string | undefined) => (x === undefined ? undefined : Date.parse(x));
 
 export const FIRMWARE_16_CALLS: Record<string, CsmsCall> = {
   UpdateFirmware: (p, s) => {
@@ -54,7 +46,7 @@ export const FIRMWARE_16_CALLS: Record<string, CsmsCall> = {
     status: updateFirmware(s, {
       location: p.firmware.location,
       retrieveAt: Date.parse(p.firmware.retrieveDateTime),
-      installAt: time(p.firmware.installDateTime),
+      installAt: epochOf(p.firmware.installDateTime),
       signature: p.firmware.signature,
       certificate: p.firmware.signingCertificate,
       retries: p.retries,
@@ -66,26 +58,15 @@ export const FIRMWARE_16_CALLS: Record<string, CsmsCall> = {
     const { fileName } = requestLog(s, {
       location: p.location,
       log: 'diagnostics',
-      from: time(p.startTime),
-      to: time(p.stopTime),
+      from: epochOf(p.startTime),
+      to: epochOf(p.stopTime),
       retries: p.retries,
       retryIntervalSec: p.retryInterval,
       report: { action: 'DiagnosticsStatusNotification', names: DIAGNOSTICS },
     });
     return { fileName };
   },
-  GetLog: (p, s) => {
-    const r = requestLog(s, {
-      location: p.log.remoteLocation,
-      log: p.logType === 'SecurityLog' ? 'security' : 'diagnostics',
-      from: time(p.log.oldestTimestamp),
-      to: time(p.log.latestTimestamp),
-      retries: p.retries,
-      retryIntervalSec: p.retryInterval,
-      report: { action: 'LogStatusNotification', requestId: p.requestId, names: LOG },
-    });
-    return { status: r.canceled ? 'AcceptedCanceled' : 'Accepted', filename: r.fileName };
-  },
+  GetLog: (p, s) => getLogAnswer(requestLog(s, getLogRequest(p, LOG_STATUS_NAMES))),
 };
 
 /** TriggerMessage of the firmware or diagnostics status: the running job's, else Idle. */
@@ -97,5 +78,5 @@ export function triggerTransferStatus16(s: Parameters<CsmsCall>[1], what: string
 /** ExtendedTriggerMessage (security extension): the signed firmware job's or the log upload's status. */
 export function extendedTriggerTransferStatus16(s: Parameters<CsmsCall>[1], what: string): void {
   if (what === 'FirmwareStatusNotification') firmwareStatusNow(s, 'SignedFirmwareStatusNotification');
-  else uploadStatusNow(s, 'LogStatusNotification', LOG);
+  else uploadStatusNow(s, 'LogStatusNotification', LOG_STATUS_NAMES);
 }

@@ -3,9 +3,15 @@
 // are keys, connectors are numbered from 1 with 0 for the charger itself.
 import type { Connector } from '../core/context.ts';
 import type { ChangeCause, OcppWire, StopCause } from '../core/wire.ts';
-import { READABLE_MEASURANDS, getSetting } from '../core/settings.ts';
+import { READABLE_MEASURANDS, getSetting, settingKeysOf } from '../core/settings.ts';
 import { authStatus, bootResult, call, iso } from '../wire/basics.ts';
-import { measurandMask, meterValue, type WriteReading } from '../wire/sampled-values.ts';
+import {
+  endSampleValues,
+  mainMeterValue,
+  measurandMask,
+  meterValue,
+  type WriteReading,
+} from '../wire/sampled-values.ts';
 import { OCPP16_CALLS } from './ocpp16-calls.ts';
 import { PURPOSE_16 } from './ocpp16-names.ts';
 
@@ -130,11 +136,23 @@ export const ocpp16Wire: OcppWire = {
 
   txEnded: (ctx, c, cause, at) =>
     call('StopTransaction', {
-      idTag: ci20(c.tx!.idTag),
+      // The token that stopped it (another of the starter's group, C09), else the starter's.
+      idTag: ci20(c.tx!.stoppedBy ?? c.tx!.idTag),
       meterStop: Math.floor(c.meterWh),
       timestamp: iso(at),
       reason: STOP_REASON[cause],
-      transactionData: meterValue16(ctx, c, at, 'Transaction.End', getSetting(ctx, 'StopTxnSampledData')),
+      // StopTxnSampledData every MeterValueSampleInterval, StopTxnAlignedData on the clock, then the end.
+      transactionData: [
+        ...endSampleValues(
+          ctx,
+          c,
+          reading16,
+          MASK_16,
+          getSetting(ctx, 'StopTxnSampledData') ?? '',
+          getSetting(ctx, 'StopTxnAlignedData') ?? '',
+        ),
+        ...meterValue16(ctx, c, at, 'Transaction.End', getSetting(ctx, 'StopTxnSampledData')),
+      ],
     }),
 
   isTxStart: (item) => item.action === 'StartTransaction',
@@ -153,6 +171,22 @@ export const ocpp16Wire: OcppWire = {
   },
 
   measurands: MEASURANDS_16,
+  settings: settingKeysOf('ocpp1.6'),
+  txEndedIntervals: { sampled: 'MeterValueSampleInterval', aligned: 'ClockAlignedDataInterval' },
+
+  // Connector 0 is the main meter: its clock-aligned readings go with the connectors'.
+  mainMeterValues: (ctx, at) =>
+    call('MeterValues', {
+      connectorId: 0,
+      meterValue: mainMeterValue(
+        ctx,
+        at,
+        'Sample.Clock',
+        reading16,
+        MASK_16,
+        getSetting(ctx, 'MeterValuesAlignedData') ?? '',
+      ),
+    }),
 
   meterValues: (ctx, c, at, cause = 'trigger') => {
     const sample = SAMPLE[cause]!;

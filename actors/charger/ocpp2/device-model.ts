@@ -4,7 +4,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- CSMS payloads reach the handlers validated against the official schemas */
 import type { ChargerContext, ConnectorStatus } from '../core/context.ts';
 import type { CsmsCall, OutboundCall } from '../core/wire.ts';
-import { SETTINGS, SETTING_KEYS, getSetting, isKnownComponent, keyForVariable } from '../core/settings.ts';
+import { SETTINGS, getSetting, isKnownComponent, keyForVariable, settingKeysOf } from '../core/settings.ts';
 import { changeSetting } from '../blocks/configuration.ts';
 import { call, iso } from '../wire/basics.ts';
 
@@ -25,12 +25,15 @@ export function connectorStatus(s: ConnectorStatus): string {
 const WRITE_ONLY = new Set(['AuthorizationKey']);
 const READ_ONLY_2 = new Set(['SecurityProfile']);
 
+/** The settings 2.x has. */
+export const SETTINGS_2 = settingKeysOf('ocpp2');
+
 const DATA_TYPE = { int: 'integer', bool: 'boolean', string: 'string', csl: 'MemberList' } as const;
 
 /** The device model as NotifyReport reportData: the settings, plus each EVSE's availability. */
 function reportData(ctx: ChargerContext, onlyWritable: boolean) {
   const data: Record<string, unknown>[] = [];
-  for (const key of SETTING_KEYS) {
+  for (const key of SETTINGS_2) {
     const d = SETTINGS[key];
     if (onlyWritable && d.readonly) continue;
     data.push({
@@ -83,7 +86,7 @@ function variableOf(p: any): { key?: string; status: string } {
   const variable = p.variable?.name;
   if (p.attributeType && p.attributeType !== 'Actual') return { status: 'NotSupportedAttributeType' };
   const key = keyForVariable(component, variable);
-  if (key) return { key, status: 'Accepted' };
+  if (key && SETTINGS_2.includes(key)) return { key, status: 'Accepted' };
   if (component === 'EVSE' || isKnownComponent(component)) return { status: 'UnknownVariable' };
   return { status: 'UnknownComponent' };
 }

@@ -3,7 +3,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- CSMS payloads reach the handlers validated against the official schemas */
 import type { CsmsCall } from '../core/wire.ts';
 import { authStatus, iso } from '../wire/basics.ts';
-import { chargingProfile, purposeFrom } from '../wire/charging-profile.ts';
+import { chargingProfile, clearedAnswer, compositePeriod, purposeFrom } from '../wire/charging-profile.ts';
 import { clearCache } from '../blocks/authorization.ts';
 import { changeAvailability } from '../blocks/availability.ts';
 import { localListVersion, updateLocalList } from '../blocks/local-list.ts';
@@ -100,6 +100,7 @@ export const OCPP2_CALLS: Record<string, CsmsCall> = {
       entries: (p.localAuthorizationList ?? []).map((e: any) => ({
         idTag: e.idToken.idToken,
         status: e.idTokenInfo ? authStatus(e.idTokenInfo.status) : undefined,
+        group: e.idTokenInfo?.groupIdToken?.idToken,
       })),
     });
     return { status: status === 'NotSupported' ? 'Failed' : status };
@@ -121,20 +122,14 @@ export const OCPP2_CALLS: Record<string, CsmsCall> = {
       purpose: purposeFrom(PURPOSE_2, k.chargingProfilePurpose),
       stackLevel: k.stackLevel,
     });
-    return { status: cleared ? 'Accepted' : 'Unknown' };
+    return clearedAnswer(cleared);
   },
   GetCompositeSchedule: (p, s) => {
     const composite = compositeLimit(s, p.evseId, p.chargingRateUnit);
     if (!composite) return { status: 'Rejected' };
     return {
       status: 'Accepted',
-      schedule: {
-        evseId: p.evseId,
-        duration: p.duration,
-        scheduleStart: iso(s.now),
-        chargingRateUnit: composite.unit,
-        chargingSchedulePeriod: [{ startPeriod: 0, limit: composite.limit }],
-      },
+      schedule: { evseId: p.evseId, scheduleStart: iso(s.now), ...compositePeriod(composite, p.duration) },
     };
   },
 

@@ -2,7 +2,8 @@
 // reads them and names their statuses. The behaviour is the firmware and diagnostics blocks'.
 import type { CsmsCall } from '../core/wire.ts';
 import { firmwareStatusNow, updateFirmware, type FirmwareStatus } from '../blocks/firmware.ts';
-import { requestLog, uploadStatusNow, type LogReport } from '../blocks/diagnostics.ts';
+import { requestLog, uploadStatusNow } from '../blocks/diagnostics.ts';
+import { LOG_STATUS_NAMES, epochOf, getLogAnswer, getLogRequest } from '../wire/get-log.ts';
 
 const STATUSES: readonly FirmwareStatus[] = [
   'DownloadScheduled',
@@ -18,22 +19,12 @@ const STATUSES: readonly FirmwareStatus[] = [
   'InstallationFailed',
 ];
 
-const LOG: LogReport['names'] = {
-  Idle: 'Idle',
-  Uploading: 'Uploading',
-  Uploaded: 'Uploaded',
-  UploadFailed: 'UploadFailure',
-  NotSupportedOperation: 'NotSupportedOperation',
-};
-
-const time = (x: string | undefined) => (x === undefined ? undefined : Date.parse(x));
-
 export const FIRMWARE_2_CALLS: Record<string, CsmsCall> = {
   UpdateFirmware: (p, s) => ({
     status: updateFirmware(s, {
       location: p.firmware.location,
       retrieveAt: Date.parse(p.firmware.retrieveDateTime),
-      installAt: time(p.firmware.installDateTime),
+      installAt: epochOf(p.firmware.installDateTime),
       // L01 secure update when signed; L02 (no signature) installs what it downloaded.
       ...(p.firmware.signature !== undefined
         ? { signature: p.firmware.signature, certificate: p.firmware.signingCertificate ?? '' }
@@ -43,22 +34,11 @@ export const FIRMWARE_2_CALLS: Record<string, CsmsCall> = {
       report: { action: 'FirmwareStatusNotification', requestId: p.requestId, statuses: STATUSES },
     }),
   }),
-  GetLog: (p, s) => {
-    const r = requestLog(s, {
-      location: p.log.remoteLocation,
-      log: p.logType === 'SecurityLog' ? 'security' : 'diagnostics',
-      from: time(p.log.oldestTimestamp),
-      to: time(p.log.latestTimestamp),
-      retries: p.retries,
-      retryIntervalSec: p.retryInterval,
-      report: { action: 'LogStatusNotification', requestId: p.requestId, names: LOG },
-    });
-    return { status: r.canceled ? 'AcceptedCanceled' : 'Accepted', filename: r.fileName };
-  },
+  GetLog: (p, s) => getLogAnswer(requestLog(s, getLogRequest(p, LOG_STATUS_NAMES))),
 };
 
 /** TriggerMessage FirmwareStatusNotification / LogStatusNotification: the running job's, else Idle. */
 export function triggerTransferStatus2(s: Parameters<CsmsCall>[1], what: string): void {
   if (what === 'FirmwareStatusNotification') firmwareStatusNow(s, what);
-  else uploadStatusNow(s, what, LOG);
+  else uploadStatusNow(s, what, LOG_STATUS_NAMES);
 }

@@ -7,9 +7,9 @@ import type { ChargerContext, Connector, ConnectorStatus } from '../core/context
 import type { ChangeCause, OcppWire, OutboundCall, StartCause, StopCause } from '../core/wire.ts';
 import { READABLE_MEASURANDS, SETTINGS, getSetting } from '../core/settings.ts';
 import { authStatus, bootResult, call, iso } from '../wire/basics.ts';
-import { measurandMask, meterValue, type WriteReading } from '../wire/sampled-values.ts';
+import { endSampleValues, measurandMask, meterValue, type WriteReading } from '../wire/sampled-values.ts';
 import { OCPP2_CALLS } from './ocpp2-calls.ts';
-import { connectorStatus } from './device-model.ts';
+import { SETTINGS_2, connectorStatus } from './device-model.ts';
 import { PURPOSE_2 } from './ocpp2-names.ts';
 
 function chargingState(c: Connector): string {
@@ -86,7 +86,14 @@ function transactionEvent(
   eventType: 'Started' | 'Updated' | 'Ended',
   triggerReason: string,
   at: number,
-  extra: { stoppedReason?: string; context: string; withToken?: boolean; measurands?: string },
+  extra: {
+    stoppedReason?: string;
+    context: string;
+    withToken?: boolean;
+    measurands?: string;
+    /** Ended: the readings kept during the transaction go before the end's. */
+    kept?: boolean;
+  },
 ): OutboundCall {
   const tx = c.tx!;
   return call('TransactionEvent', {
@@ -104,11 +111,26 @@ function transactionEvent(
         : {}),
     },
     ...(extra.withToken
-      ? { idToken: { idToken: tx.idTag.slice(0, 36), type: tx.idType ?? 'ISO14443' } }
+      ? eventType === 'Ended' && tx.stoppedBy !== undefined
+        ? // Stopped by another token of the starter's group (C09): that token, as presented.
+          { idToken: { idToken: tx.stoppedBy.slice(0, 36), type: 'ISO14443' } }
+        : { idToken: { idToken: tx.idTag.slice(0, 36), type: tx.idType ?? 'ISO14443' } }
       : {}),
     ...(eventType === 'Started' && tx.reservationId !== undefined ? { reservationId: tx.reservationId } : {}),
     evse: { id: c.id, connectorId: 1 },
-    meterValue: meterValue2(ctx, c, at, extra.context, extra.measurands),
+    meterValue: extra.kept
+      ? [
+          ...endSampleValues(
+            ctx,
+            c,
+            reading2,
+            MASK_2,
+            getSetting(ctx, 'StopTxnSampledData') ?? '',
+            getSetting(ctx, 'StopTxnAlignedData') ?? '',
+          ),
+          ...meterValue2(ctx, c, at, extra.context, extra.measurands),
+        ]
+      : meterValue2(ctx, c, at, extra.context, extra.measurands),
   });
 }
 
@@ -152,6 +174,7 @@ export const ocpp2Wire: OcppWire = {
     transactionEvent(ctx, c, 'Started', START_TRIGGER[cause], at, {
       context: 'Transaction.Begin',
       withToken: true,
+      measurands: getSetting(ctx, 'TxStartedMeasurands'),
     }),
 
   txUpdated: (ctx, c, cause, at) =>
@@ -166,6 +189,7 @@ export const ocpp2Wire: OcppWire = {
       stoppedReason: STOP[cause].reason,
       withToken: cause === 'local',
       measurands: getSetting(ctx, 'StopTxnSampledData'),
+      kept: true,
     }),
 
   isTxStart: (item) => item.action === 'TransactionEvent' && item.payload.eventType === 'Started',
@@ -175,6 +199,10 @@ export const ocpp2Wire: OcppWire = {
   outboxPayload: (_ctx, item) => item.payload,
 
   measurands: MEASURANDS_2,
+  settings: SETTINGS_2,
+  txEndedIntervals: { sampled: 'SampledDataTxEndedInterval', aligned: 'AlignedDataTxEndedInterval' },
+  // 2.x has no main meter readings here (evseId 0 is not sent).
+  mainMeterValues: () => undefined,
 
   meterValues: (ctx, c, at, cause = 'trigger') =>
     call('MeterValues', {

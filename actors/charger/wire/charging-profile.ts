@@ -37,3 +37,18 @@ export function purposeFrom(
   const found = (Object.keys(wireNames) as ChargingProfile['purpose'][]).find((k) => wireNames[k] === wire);
   return found ?? null;
 }
+
+/** K10 ClearChargingProfile's answer (both versions): Unknown when no profile matched. */
+export const clearedAnswer = (cleared: boolean) => ({ status: cleared ? 'Accepted' : 'Unknown' });
+
+/**
+ * K08 GetCompositeSchedule: the composite limit from now as one period, the fields both versions'
+ * schedules share (each wraps them with its own connector / EVSE and start field).
+ */
+export function compositePeriod(composite: { unit: 'A' | 'W'; limit: number }, duration: number) {
+  return {
+    duration,
+    chargingRateUnit: composite.unit,
+    chargingSchedulePeriod: [{ startPeriod: 0, limit: composite.limit }],
+  };
+}

@@ -122,3 +122,68 @@ export function meterValue(
 ) {
   return [{ timestamp: iso(at), sampledValue: readings(ctx, c, at, measurands, context, write, supported) }];
 }
+
+/** Measurands a main meter (1.6 connector 0) has no reading of: what is offered, and an EV's SoC. */
+const NOT_MAIN = BIT['Power.Offered'] | BIT['Current.Offered'] | BIT.SoC;
+
+/**
+ * The charger's main meter (1.6 connector 0) as one connector: the energy and power of all of
+ * them (AC: at the grid's voltage; DC: at the nominal DC voltage, no SoC).
+ */
+export function mainMeterValue(
+  ctx: ChargerContext,
+  at: number,
+  context: string,
+  write: WriteReading,
+  supported: number,
+  measurands: string,
+) {
+  let wh = 0;
+  let w = 0;
+  for (const c of ctx.connectors) {
+    wh += c.meterWh;
+    w += c.powerW;
+  }
+  const main: Connector = {
+    ...ctx.connectors[0],
+    id: 0,
+    meterWh: wh,
+    powerW: w,
+    soc: undefined,
+    tx: undefined,
+  };
+  return meterValue(ctx, main, at, context, write, supported & ~NOT_MAIN, measurands);
+}
+
+/** Width of one kept reading in Transaction.endSamples: kind (0 sampled, 1 clock-aligned), at, Wh, W, SoC (-1: none). */
+export const END_SAMPLE_WIDTH = 5;
+
+/**
+ * The readings kept during a transaction for its end message (blocks/metering.ts), oldest first,
+ * each with the measurands of its kind: `sampled` (context Sample.Periodic) or `aligned`
+ * (Sample.Clock).
+ */
+export function endSampleValues(
+  ctx: ChargerContext,
+  c: Connector,
+  write: WriteReading,
+  supported: number,
+  sampled: string,
+  aligned: string,
+) {
+  const kept = c.tx?.endSamples;
+  if (!kept) return [];
+  const out: ReturnType<typeof meterValue> = [];
+  for (let i = 0; i + END_SAMPLE_WIDTH <= kept.length; i += END_SAMPLE_WIDTH) {
+    const clock = kept[i] === 1;
+    const then: Connector = {
+      ...c,
+      meterWh: kept[i + 2],
+      powerW: kept[i + 3],
+      soc: kept[i + 4] < 0 ? undefined : kept[i + 4],
+    };
+    const context = clock ? 'Sample.Clock' : 'Sample.Periodic';
+    out.push(...meterValue(ctx, then, kept[i + 1], context, write, supported, clock ? aligned : sampled));
+  }
+  return out;
+}

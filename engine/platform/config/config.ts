@@ -1,6 +1,7 @@
 // The one place that reads the environment. Everything else receives a Config.
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { HOST_PATTERN, type HostAllowList } from '../net/allowed-fetch.ts';
 
 const intFrom = (fallback: number, min = 0) =>
   z
@@ -86,6 +87,20 @@ const envSchema = z.object({
   // Several nodes sharing one fleet (engine/cluster)
   LEASE_TTL_SECONDS: intFrom(15, 1),
   NODE_ROLE: z.enum(['api', 'engine', 'all']).default('all'),
+  // Hosts firmware downloads and log uploads may reach (engine/platform/net/allowed-fetch.ts)
+  TRANSFER_ALLOWED_HOSTS: optionalString.pipe(
+    z
+      .string()
+      .transform((v) => v.split(',').map((h) => h.trim().toLowerCase()))
+      .pipe(
+        z.array(
+          z
+            .string()
+            .regex(HOST_PATTERN, 'must be a comma list of host names, *.domain names or IP addresses'),
+        ),
+      )
+      .optional(),
+  ),
 });
 
 export type Config = {
@@ -121,6 +136,8 @@ export type Config = {
   ocppLog: { enabled: boolean; retentionHours: number; maxPerCharger: number };
   /** Several nodes: a charger lease lasts this long unless renewed (every third of it); `api`, `engine` or `all`. */
   cluster: { leaseTtlSeconds: number; role: 'api' | 'engine' | 'all' };
+  /** The only hosts firmware downloads and log uploads reach; unset: any. */
+  transferAllowedHosts?: HostAllowList;
 };
 
 export class ConfigError extends Error {}
@@ -184,6 +201,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxPerCharger: e.OCPP_LOG_MAX_PER_CHARGER,
     },
     cluster: { leaseTtlSeconds: e.LEASE_TTL_SECONDS, role: e.NODE_ROLE },
+    ...(e.TRANSFER_ALLOWED_HOSTS ? { transferAllowedHosts: e.TRANSFER_ALLOWED_HOSTS } : {}),
     ...(e.INSPECT
       ? { inspect: { identities: inspectList(e.INSPECT), url: e.INSPECT_URL ?? DEFAULT_INSPECT_URL } }
       : {}),

@@ -108,7 +108,8 @@ export function aLocalList(
   o: {
     listVersion?: number;
     updateType?: 'Full' | 'Differential';
-    entries?: { idTag: string; status?: string }[];
+    /** group: 1.6 parentIdTag, 2.x groupIdToken. */
+    entries?: { idTag: string; status?: string; group?: string }[];
   } = {},
 ): Call {
   const { listVersion = 1, updateType = 'Full', entries = [] } = o;
@@ -120,7 +121,9 @@ export function aLocalList(
           updateType,
           localAuthorizationList: entries.map((e) => ({
             idTag: e.idTag,
-            ...(e.status ? { idTagInfo: { status: e.status } } : {}),
+            ...(e.status
+              ? { idTagInfo: { status: e.status, ...(e.group ? { parentIdTag: e.group } : {}) } }
+              : {}),
           })),
         },
       ]
@@ -131,7 +134,14 @@ export function aLocalList(
           updateType,
           localAuthorizationList: entries.map((e) => ({
             idToken: { idToken: e.idTag, type: 'ISO14443' },
-            ...(e.status ? { idTokenInfo: { status: e.status } } : {}),
+            ...(e.status
+              ? {
+                  idTokenInfo: {
+                    status: e.status,
+                    ...(e.group ? { groupIdToken: { idToken: e.group, type: 'Central' } } : {}),
+                  },
+                }
+              : {}),
           })),
         },
       ];
@@ -202,8 +212,10 @@ export function aBootAnswer(o: { status?: 'Accepted' | 'Pending' | 'Rejected'; i
 }
 
 /** Authorize's answer from the CSMS with this status, as the version writes it. */
-export function anAuthorizeAnswer(version: OcppVersion, status = 'Accepted') {
-  return v16(version) ? { idTagInfo: { status } } : { idTokenInfo: { status } };
+export function anAuthorizeAnswer(version: OcppVersion, status = 'Accepted', group?: string) {
+  return v16(version)
+    ? { idTagInfo: { status, ...(group ? { parentIdTag: group } : {}) } }
+    : { idTokenInfo: { status, ...(group ? { groupIdToken: { idToken: group, type: 'Central' } } : {}) } };
 }
 
 /** H01: ReserveNow; connectorId 0 (1.6) / no evseId (2.x) reserves any connector. */

@@ -9,7 +9,7 @@
 //   h.callsOf('TransactionEvent'); h.connector(1).status; h.stageLog(); h.results
 //   h.finish();                                   // every message was schema-valid; stops the actor
 import assert from 'node:assert/strict';
-import { SimulatedClock, createActor, fromCallback, type Snapshot } from 'xstate';
+import { SimulatedClock, createActor, fromCallback, type EventObject, type Snapshot } from 'xstate';
 import { OCPP16, OCPP20, OCPP21 } from 'typed-ocpp';
 import { chargerMachine } from '../../../actors/charger/charger-machine.ts';
 import type {
@@ -22,6 +22,7 @@ import type {
   SecurityRequest,
   StageEvent,
 } from '../../../actors/charger/charger-ports.ts';
+import type { TransferCommand, TransferResult } from '../../../actors/charger/core/transfers.ts';
 
 export const T0 = Date.parse('2025-03-01T08:00:00.000Z');
 
@@ -41,6 +42,11 @@ export interface HarnessOptions {
   /** Overrides the fake CSMS's answers by action. 'hold' keeps the call unanswered. */
   answers?: Record<string, (payload: any, n: number) => Answer>;
   input?: Partial<ChargerInput>;
+  /**
+   * The engine's transfers, faked: each attempt is answered at once with what this returns (as
+   * engine/charger/transfers.ts would after moving the bytes). Absent: every transfer fails.
+   */
+  transfers?: (cmd: TransferCommand) => Omit<TransferResult, 'type' | 'id'>;
   /** Start from this persisted snapshot (not deployed: send RESUME), the clock at `at`. */
   snapshot?: unknown;
   at?: number;
@@ -139,7 +145,13 @@ export function harness(version: OcppVersion, opts: HarnessOptions = {}) {
     };
   });
 
-  const machine = chargerMachine.provide({ actors: { link: fakeLink } });
+  const transfers = opts.transfers;
+  const fakeTransfers = fromCallback<EventObject, TransferCommand>(({ input, sendBack }) => {
+    sendBack({ type: 'transfer.result', id: input.id, ...transfers!(input) } satisfies TransferResult);
+  });
+  const machine = chargerMachine.provide({
+    actors: transfers ? { link: fakeLink, transfers: fakeTransfers } : { link: fakeLink },
+  });
   const input: ChargerInput = {
     identity: 'CP-TEST-1',
     version,

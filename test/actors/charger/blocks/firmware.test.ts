@@ -3,7 +3,9 @@
 // (test/charger/charger-e2e-firmware.test.ts, charger-e2e-diagnostics.test.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { T0, online } from '../charger-harness.ts';
+import { T0, VERSIONS, online } from '../charger-harness.ts';
+import { aRemoteStart } from '../builders.ts';
+import { statusesOf } from '../observations.ts';
 
 const later = (ms: number) => new Date(T0 + ms).toISOString();
 
@@ -88,3 +90,76 @@ test('ocpp2.0.1: N01 a second GetLog while one waits for its retry replaces it: 
   assert.equal(h.ctx().upload?.report.requestId, 2);
   h.finish();
 });
+
+// L01.FR.07 (1.6 5.19 recommends the same): an install that waits for a transaction holds the
+// other connectors Unavailable. The engine's transfers are faked: every download succeeds.
+const downloads = { transfers: () => ({ ok: true, firmwareVersion: '2.0.0' }) };
+const updateNow = (version: (typeof VERSIONS)[number]): [string, object] => [
+  'UpdateFirmware',
+  version === 'ocpp1.6'
+    ? { location: 'http://127.0.0.1:9/fw/evsim-2.0.0.bin', retrieveDate: later(0) }
+    : update2(7, later(0)),
+];
+
+/** Online, a transaction on connector 1, and an update downloaded that now waits for it. */
+async function installWaiting(version: (typeof VERSIONS)[number]) {
+  const h = online(version, downloads);
+  h.send({ type: 'PLUG_IN', connectorId: 1 });
+  await h.csmsCall(...aRemoteStart(version));
+  await h.csmsCall(...updateNow(version));
+  h.tick(0);
+  return h;
+}
+
+for (const version of VERSIONS) {
+  test(`${version}: L01.FR.07 while the install waits for a transaction, the connector not in use is Unavailable`, async () => {
+    const h = await installWaiting(version);
+    assert.equal(h.ctx().firmware?.phase, 'waiting');
+    assert.deepEqual(statusesOf(h, 2), ['Available', 'Unavailable']);
+    assert.equal(h.connector(1).status, 'Charging');
+    h.finish();
+  });
+
+  test(`${version}: L01.FR.07 no new session starts on a connector held for the install (remote start Rejected)`, async () => {
+    const h = await installWaiting(version);
+    h.send({ type: 'PLUG_IN', connectorId: 2 });
+    const answer = await h.csmsCall(...aRemoteStart(version, { connectorId: 2, idTag: 'TAG-2' }));
+    assert.equal(answer.status, 'Rejected');
+    assert.equal(h.connector(2).tx, undefined);
+    assert.equal(h.connector(2).status, 'Unavailable');
+    h.finish();
+  });
+
+  test(`${version}: L01.FR.07 the connector whose transaction ends while the install waits becomes Unavailable too`, async () => {
+    const h = await installWaiting(version);
+    h.send({ type: 'UNPLUG', connectorId: 1 });
+    assert.equal(statusesOf(h, 1).at(-1), 'Unavailable');
+    assert.equal(h.connector(1).status, 'Unavailable');
+    h.finish();
+  });
+
+  test(`${version}: L01.FR.07 after the install's reboot every connector is Available again`, async () => {
+    const h = await installWaiting(version);
+    h.send({ type: 'UNPLUG', connectorId: 1 });
+    h.tick(2_000); // the wait is over: Installing
+    h.tick(500); // the reboot
+    h.tick(1_000);
+    assert.equal(h.callsOf('BootNotification').length, 2);
+    assert.equal(statusesOf(h, 1).at(-1), 'Available');
+    assert.equal(statusesOf(h, 2).at(-1), 'Available');
+    assert.ok(h.ctx().connectors.every((c) => c.firmwareHold === undefined));
+    h.finish();
+  });
+
+  test(`${version}: L01.FR.07 a new UpdateFirmware replacing the waiting install brings the held connectors back`, async () => {
+    const h = await installWaiting(version);
+    const replace =
+      version === 'ocpp1.6'
+        ? { location: 'http://127.0.0.1:9/fw/evsim-3.0.0.bin', retrieveDate: later(3_600_000) }
+        : update2(8, later(3_600_000));
+    await h.csmsCall('UpdateFirmware', replace);
+    assert.deepEqual(statusesOf(h, 2), ['Available', 'Unavailable', 'Available']);
+    assert.equal(h.connector(1).status, 'Charging');
+    h.finish();
+  });
+}

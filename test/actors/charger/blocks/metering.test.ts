@@ -311,7 +311,11 @@ for (const version of VERSIONS) {
       version === 'ocpp1.6'
         ? h
             .callsOf('MeterValues')
-            .filter((c) => c.payload.meterValue[0].sampledValue[0].context === 'Sample.Clock')
+            .filter(
+              (c) =>
+                c.payload.meterValue[0].sampledValue[0].context === 'Sample.Clock' &&
+                c.payload.connectorId > 0,
+            )
         : [...events(h, 'MeterValueClock'), ...h.callsOf('MeterValues')];
     // Both connectors at 08:15:00 UTC (the next at 08:30): connector 1 in its transaction, connector 2 idle.
     assert.deepEqual(clock.map((c) => c.payload.meterValue[0].timestamp).sort(), [

@@ -225,6 +225,81 @@ for (const version of VERSIONS) {
     h.finish();
   });
 
+  test(`${version}: H01 (TC_H_14) as many reservations of any connector as free connectors: every free connector reports Reserved`, async () => {
+    const h = online(version);
+    await h.csmsCall(
+      ...aReserveNow(version, { id: 1, connectorId: 0, idTag: 'ANY-1', expiresAt: IN_10_MIN }),
+    );
+    assert.deepEqual([statusesOf(h, 1), statusesOf(h, 2)], [['Available'], ['Available']]);
+    await h.csmsCall(
+      ...aReserveNow(version, { id: 2, connectorId: 0, idTag: 'ANY-2', expiresAt: IN_10_MIN }),
+    );
+    assert.deepEqual(
+      [statusesOf(h, 1), statusesOf(h, 2)],
+      [
+        ['Available', 'Reserved'],
+        ['Available', 'Reserved'],
+      ],
+    );
+    h.finish();
+  });
+
+  test(`${version}: H01 (TC_H_14) the connectors shown Reserved for any-connector reservations are Available again when one ends`, async () => {
+    const h = online(version);
+    await h.csmsCall(
+      ...aReserveNow(version, { id: 1, connectorId: 0, idTag: 'ANY-1', expiresAt: IN_10_MIN }),
+    );
+    await h.csmsCall(
+      ...aReserveNow(version, { id: 2, connectorId: 0, idTag: 'ANY-2', expiresAt: IN_10_MIN + 60_000 }),
+    );
+    assert.deepEqual(await h.csmsCall('CancelReservation', { reservationId: 2 }), {
+      status: 'Accepted',
+    });
+    assert.deepEqual(
+      [statusesOf(h, 1), statusesOf(h, 2)],
+      [
+        ['Available', 'Reserved', 'Available'],
+        ['Available', 'Reserved', 'Available'],
+      ],
+    );
+    h.finish();
+  });
+
+  test(`${version}: H01 (TC_H_14) a connector taken by another driver leaves the last free one Reserved for the any-connector reservation, until it is free again`, async () => {
+    const h = online(version);
+    await h.csmsCall(
+      ...aReserveNow(version, { id: 1, connectorId: 0, idTag: 'ANY-1', expiresAt: IN_10_MIN }),
+    );
+    h.send({ type: 'PLUG_IN', connectorId: 1 });
+    h.tick(0);
+    assert.deepEqual(statusesOf(h, 2), ['Available', 'Reserved']);
+    h.send({ type: 'UNPLUG', connectorId: 1 });
+    h.tick(0);
+    assert.deepEqual(statusesOf(h, 1), ['Available', v16 ? 'Preparing' : 'Occupied', 'Available']);
+    assert.deepEqual(statusesOf(h, 2), ['Available', 'Reserved', 'Available']);
+    h.finish();
+  });
+
+  test(`${version}: H01 (TC_H_14) the holder starts on a connector shown Reserved: the reservation is used, nothing stays Reserved`, async () => {
+    const h = online(version);
+    await h.csmsCall(
+      ...aReserveNow(version, { id: 1, connectorId: 0, idTag: 'ANY-1', expiresAt: IN_10_MIN }),
+    );
+    await h.csmsCall(
+      ...aReserveNow(version, { id: 2, connectorId: 0, idTag: 'ANY-2', expiresAt: IN_10_MIN }),
+    );
+    h.send({ type: 'PLUG_IN', connectorId: 2 });
+    assert.equal(present(h, 2, 'ANY-2')?.ok, true);
+    assert.equal(startsOf(h, version)[0].payload.reservationId, 2);
+    // One reservation left and one free connector: connector 1 stays Reserved for ANY-1.
+    assert.equal(h.connector(1).status, 'Reserved');
+    assert.equal(present(h, 1, 'OTHER')?.error?.code, 'INVALID_STATE');
+    await h.csmsCall('CancelReservation', { reservationId: 1 });
+    assert.equal(h.connector(1).status, 'Available');
+    assert.equal(h.ctx().reservedForAny, undefined);
+    h.finish();
+  });
+
   test(`${version}: H01 a reservation of any connector with every connector busy: Occupied; with the charger inoperative: Unavailable`, async () => {
     const h = online(version);
     h.send({ type: 'PLUG_IN', connectorId: 1 });
