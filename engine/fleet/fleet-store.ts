@@ -1,6 +1,7 @@
 // The console's fleet reads: counts by stage and a searchable page of deployments, answered by
 // PostgreSQL (server-side paging), so a fleet of 10,000 chargers costs the browser one page.
 import type { Queryable } from '../platform/db/database.ts';
+import type { DeploymentListItem } from '../deployments/deployment-store.ts';
 
 export interface FleetQuery {
   /** Part of the identity or model, case-insensitive. */
@@ -11,18 +12,8 @@ export interface FleetQuery {
   offset: number;
 }
 
-export interface FleetItem {
-  deployment_id: string;
-  identity: string;
-  ocpp_version: string;
-  model: string;
-  location_id: string | null;
-  stage: string;
-  outcome: string;
-  code: string | null;
-  hint: string | null;
-  updated_at: string;
-}
+/** A row of the deployment list (E7's), always of a deployment: failures are not in the fleet. */
+export type FleetItem = DeploymentListItem & { deployment_id: string; ocpp_version: string };
 
 export interface FleetPage {
   items: FleetItem[];
