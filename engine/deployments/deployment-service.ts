@@ -70,7 +70,7 @@ export interface RuntimeOpResult {
 type DeployTarget = NewDeployment;
 
 /** Location chargers written per insert (the E7 path is one statement per chunk, not per charger). */
-const DEPLOY_CHUNK = 200;
+const DEPLOY_CHUNK = 100;
 
 export interface DeploymentServiceDeps {
   store: DeploymentStore;
@@ -95,6 +95,7 @@ export class DeploymentService {
         deploy_location: {
           run: (job, targets) => this.#deployLocationChargers(job, targets as DeployTarget[]),
           chunk: DEPLOY_CHUNK,
+          serial: true,
         },
         runtime_op: {
           run: async (job, ids) => {

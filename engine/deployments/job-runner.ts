@@ -11,6 +11,8 @@ export interface JobStep {
   run: (job: Job, targets: unknown[]) => Promise<void>;
   /** Targets per call (and per progress write). */
   chunk: number;
+  /** Jobs of this kind wait for the one before them. */
+  serial?: boolean;
 }
 
 interface RunningJob {
@@ -28,15 +30,26 @@ export class JobRunner {
     private readonly log: Logger,
   ) {}
 
+  /**
+   * Jobs of one kind run one after another when their step says so (location deployments: ten
+   * locations posted at once boot as ten chunks at a time otherwise, and every API call waits
+   * behind that storm); a queued job that is cancelled ends without starting.
+   */
   run(job: Job): void {
     const entry: RunningJob = { locationId: job.location_id, cancelled: false, finished: Promise.resolve() };
-    entry.finished = this.#loop(job, entry)
+    const serial = this.steps[job.kind].serial;
+    const turn = serial ? (this.#queues.get(job.kind) ?? Promise.resolve()) : Promise.resolve();
+    entry.finished = turn
+      .then(() => this.#loop(job, entry))
       .catch((err: unknown) =>
         this.log.error({ err, job: job.id }, 'deployments: job failed, resumed at next start'),
       )
       .finally(() => this.#running.delete(job.id));
+    if (serial) this.#queues.set(job.kind, entry.finished);
     this.#running.set(job.id, entry);
   }
+
+  #queues = new Map<Job['kind'], Promise<void>>();
 
   /** Resumes every job a previous process left unfinished. */
   async resume(): Promise<number> {
