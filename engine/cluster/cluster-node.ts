@@ -111,7 +111,10 @@ export class ClusterNode {
 
   /** The lease a new charger is written with: the least-loaded live engine node (none: unleased). */
   async place(count: number): Promise<Array<PlacedLease | undefined>> {
+    // The nodes' counts come from their last renewal: what this node placed since then still counts.
+    const placed = this.#loads;
     await this.#refreshLoads();
+    for (const [node, n] of this.#loads) this.#loads.set(node, Math.max(n, placed.get(node) ?? 0));
     return Array.from({ length: count }, () => this.#placeOne());
   }
 
