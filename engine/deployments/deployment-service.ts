@@ -1,7 +1,7 @@
 // The deployment operations behind E5-E9: validation against the catalog, registration of the
 // charge point at the built-in central system, rows first, then the supervisor (through the host).
 // Location deployment and location-wide runtime operations run as stored background jobs.
-import type { OcppVersion, StageEvent } from '../../actors/charger/charger-ports.ts';
+import type { StageEvent } from '../../actors/charger/charger-ports.ts';
 import { randomUUID } from 'node:crypto';
 import type { CatalogStore } from '../catalog/catalog-store.ts';
 import type { ChargePointStore } from '../cpo/charge-point-store.ts';
@@ -14,7 +14,7 @@ import type { DeploymentRow, DeploymentStore, LocationFailure, NewDeployment } f
 import type { DeploymentWriteBehind } from './deployment-write-behind.ts';
 import type { Job, JobStore } from './job-store.ts';
 import { JobRunner } from './job-runner.ts';
-import { expandGroups, type ChargerGroupSpec } from './location-plan.ts';
+import { expandGroups } from './location-plan.ts';
 import {
   identityTaken,
   registeredElsewhere,
@@ -26,45 +26,21 @@ import {
 
 export type { ChargerSpec, DeployFailureCode, Problem };
 
-export const RUNTIME_ACTIONS = ['stop', 'start', 'restart', 'delete'] as const;
-export type RuntimeAction = (typeof RUNTIME_ACTIONS)[number];
-
-export type CreateOutcome =
-  | { kind: 'created'; row: DeploymentRow }
-  | { kind: 'invalid'; problems: Problem[] }
-  | { kind: 'conflict'; code: DeployFailureCode; detail: string };
-
-/** E7 as the API hands it over. */
-export interface LocationRequest {
-  name: string;
-  /** The body as posted, kept with the location. */
-  body: unknown;
-  chargers: ChargerSpec[];
-  groups: ChargerGroupSpec[];
-  /** Default for chargers that do not name their own. */
-  ocppVersion?: OcppVersion;
-}
-
-export interface AcceptedLocation {
-  locationId: string;
-  /** Chargers being deployed in the background. */
-  deploying: number;
-  /** Chargers that cannot be deployed, known at acceptance (others may fail later: see the list). */
-  failed: Array<{ identity: string; code: string; hint: string }>;
-}
-
-export interface RuntimeOpResult {
-  action: RuntimeAction;
-  target_type: 'deployment';
-  location_id: string | null;
-  accepted_count: number;
-  failed_count: number;
-  results: Array<{
-    deployment_id: string;
-    status: 'accepted';
-    response: { action: RuntimeAction; status: 'PENDING' };
-  }>;
-}
+export {
+  RUNTIME_ACTIONS,
+  type AcceptedLocation,
+  type CreateOutcome,
+  type LocationRequest,
+  type RuntimeAction,
+  type RuntimeOpResult,
+} from './deployment-requests.ts';
+import type {
+  AcceptedLocation,
+  CreateOutcome,
+  LocationRequest,
+  RuntimeAction,
+  RuntimeOpResult,
+} from './deployment-requests.ts';
 
 /** A resolved location charger, stored in its job so a resumed job needs no catalog. */
 type DeployTarget = NewDeployment;
