@@ -130,12 +130,19 @@ export class ClusterNode {
   }
 
   /** Chargers written with leases (place) start at their nodes: here at once, elsewhere by one message per node. */
-  deployed(placed: Array<{ row: DeploymentRow; nodeId: string | undefined }>): void {
+  async deployed(placed: Array<{ row: DeploymentRow; nodeId: string | undefined }>): Promise<void> {
+    const local: DeploymentRow[] = [];
     const remote = new Map<string, string[]>();
-    for (const { row, nodeId } of placed)
-      if (nodeId === this.opts.nodeId) this.opts.host.deploy(row);
-      else if (nodeId !== undefined) remote.set(nodeId, [...(remote.get(nodeId) ?? []), row.id]);
+    for (const { row, nodeId } of placed) {
+      if (nodeId === this.opts.nodeId) local.push(row);
+      else if (nodeId !== undefined) {
+        const ids = remote.get(nodeId);
+        if (ids) ids.push(row.id);
+        else remote.set(nodeId, [row.id]);
+      }
+    }
     for (const [nodeId, ids] of remote) this.#tell(nodeId, { op: 'deploy', ids });
+    await startInSlices(local, (row) => this.opts.host.deploy(row));
   }
 
   /** E8/E9 start or restart: at its owner, or placed anew when no live node holds it. */
@@ -230,10 +237,9 @@ export class ClusterNode {
       case 'deploy':
       case 'start':
       case 'restart':
-        for (const row of await store.rowsLeased(nodeId, m.ids)) {
-          if (m.op === 'deploy') host.deploy(row);
-          else host.start(row, m.op === 'restart');
-        }
+        await startInSlices(await store.rowsLeased(nodeId, m.ids), (row) =>
+          m.op === 'deploy' ? host.deploy(row) : host.start(row, m.op === 'restart'),
+        );
     }
   }
 
@@ -323,5 +329,16 @@ export class ClusterNode {
     if (stale.length > 0) await store.release(nodeId, stale);
     const start = missing.filter((l) => l.running).map((l) => l.id);
     if (start.length > 0) this.#resume(await store.rowsLeased(nodeId, start));
+  }
+}
+
+/** Chargers started at once per turn of the event loop: an API call waits behind one slice, not a whole chunk. */
+const START_SLICE = 50;
+
+/** Starts the chargers in order, a slice per turn (the first slice at once). */
+async function startInSlices(rows: DeploymentRow[], start: (row: DeploymentRow) => void): Promise<void> {
+  for (let i = 0; i < rows.length; i++) {
+    if (i > 0 && i % START_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+    start(rows[i]);
   }
 }

@@ -46,7 +46,7 @@ import type {
 type DeployTarget = NewDeployment;
 
 /** Location chargers written per insert (the E7 path is one statement per chunk, not per charger). */
-const DEPLOY_CHUNK = 100;
+const DEPLOY_CHUNK = 500;
 
 export interface DeploymentServiceDeps {
   store: DeploymentStore;
@@ -355,7 +355,7 @@ export class DeploymentService {
       if (!targets[i].ws_url) await this.d.credentials.issueBuiltIn(orgId, targets[i].identity);
       placed.push({ row, nodeId: leases[i]?.nodeId });
     }
-    this.d.placement.deployed(placed);
+    await this.d.placement.deployed(placed);
     return byIdentity;
   }
 

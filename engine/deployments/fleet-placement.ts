@@ -15,8 +15,11 @@ export interface FleetPlacement {
    * runs chargers.
    */
   place(count: number): Promise<Array<PlacedLease | undefined>>;
-  /** Chargers written with place()'s leases start on those nodes (one message per node). */
-  deployed(placed: Array<{ row: DeploymentRow; nodeId: string | undefined }>): void;
+  /**
+   * Chargers written with place()'s leases start on those nodes (one message per node); resolves
+   * once this node's own have started (a slice per turn of the event loop).
+   */
+  deployed(placed: Array<{ row: DeploymentRow; nodeId: string | undefined }>): Promise<void>;
   /** Start (from stopped) or restart, at the node holding it, or placed anew. */
   startCharger(row: DeploymentRow, restart: boolean): Promise<void>;
   stop(deploymentId: string): Promise<void>;
