@@ -25,7 +25,8 @@ const stepOf = (ctx: ChargerContext, system: System) => new Step(ctx, nowOf(syst
 function commit(s: Step, enqueue: Enqueue, before: ChargerContext, rearm = false): void {
   // Whatever the event did to connectors or reservations, any-connector reservations re-count.
   showReservedForAny(s);
-  enqueue.assign(s.ctx);
+  // Every assign clones XState's snapshot: an event that changed nothing assigns nothing.
+  if (s.ctx !== before) enqueue.assign(s.ctx);
   for (const e of s.sends) enqueue.sendTo(LINK_ID, e);
   for (const e of s.emits) enqueue.emit(e);
   for (const e of s.raises) enqueue.raise(e);
@@ -50,8 +51,16 @@ const enter = (stage: Stage) =>
     commit(s, enqueue, context);
   });
 
+/** Instant provisioning: the three steps' stages in order, one Step and one assign. */
+const provisionInstantly = chargerSetup.enqueueActions(({ context, enqueue, system }) => {
+  const s = stepOf(context, system);
+  for (const stage of ['scheduling', 'pulling', 'starting'] as const) lifecycle.enterStage(s, stage);
+  commit(s, enqueue, context);
+});
+
 export const chargerActions = {
   enterQueued: enter('queued'),
+  provisionInstantly,
   enterScheduling: enter('scheduling'),
   enterPulling: enter('pulling'),
   enterStarting: enter('starting'),

@@ -7,6 +7,7 @@
 //   not_deployed ──DEPLOY──▶ deployed ◀──START/RESTART── stopped
 //   deployed (parallel):
 //     lifecycle: queued → scheduling → pulling → starting → session ⇄ offline
+//                (queued → session at once, the three stages said, when provisioning is instant)
 //                session (the link): connecting → registering (booting ⇄ waiting) → online
 //                (from waiting too: a boot the CSMS triggered and accepted)
 //                online ──internal.reboot (a Reset)──▶ starting
@@ -54,7 +55,9 @@ export const chargerMachine = chargerSetup.extend({ actions: chargerActions }).c
           states: {
             queued: {
               entry: 'enterQueued',
-              always: { guard: 'provisioningInstant', target: 'scheduling' },
+              // Instant provisioning (the default) says the three steps' stages in one go: a fleet
+              // boot then costs one transition here instead of four, each arming a step timer.
+              always: { guard: 'provisioningInstant', target: 'session', actions: 'provisionInstantly' },
               after: { provisioningStep: 'scheduling' },
               on: { RESUME: { target: 'queued', reenter: true, actions: 'resume' } },
             },
