@@ -276,6 +276,25 @@ test("report --via-api: the header says what runs (no sessions); without the ser
   assert.equal((html.match(/<svg /g) ?? []).length, 1, 'only the chargers-online chart');
 });
 
+test('report --via-api: the service RSS at the end of the run is its own row; runs that did not read it have none', () => {
+  const options = parseLoadtestOptions([
+    '--chargers',
+    '4',
+    '--via-api',
+    'http://127.0.0.1:8080',
+    '--token',
+    't',
+  ]);
+  const csms = { url: 'u', builtIn: true, stats: csmsStats({ started: 0, stopped: 0 }) };
+  const base = { ...observedRun(), warmupChargers: 0, sessions: 0, sessionsStopped: 0, servicePid: 4242 };
+  const withEnd = buildReport(options, { ...base, endRss: 390 * 1024 * 1024 }, csms, new Date());
+  assert.equal(withEnd.memory.endRss, 390 * 1024 * 1024);
+  assert.match(summaryText(withEnd), /service RSS at the end of the run \(idle since the boot\)\s+390 MB/);
+  const without = buildReport(options, base, csms, new Date());
+  assert.equal(without.memory.endRss, null);
+  assert.doesNotMatch(summaryText(without), /RSS at the end of the run/);
+});
+
 const sample = (t: number, over: Partial<Sample> = {}): Sample => ({
   t,
   dt: 1,

@@ -80,6 +80,8 @@ export interface LoadtestReport {
     idleHeapUsed: number | null;
     /** Of the engine (this process, or the nodes' sum), or of the service with --via-api; null if unknown. */
     peakRss: number | null;
+    /** --via-api: the service's RSS at the end of the run (V8 has shrunk the heap after the boot by then). */
+    endRss: number | null;
     /** (idle - baseline) / chargers, bytes. */
     rssPerCharger: number | null;
     heapPerCharger: number | null;
@@ -203,6 +205,7 @@ export function buildReport(
       idleRss: run.idle?.rss ?? null,
       idleHeapUsed: run.idle?.heapUsed ?? null,
       peakRss: viaApi && !service ? null : run.peakRss,
+      endRss: run.endRss ?? null,
       rssPerCharger: perCharger((m) => m.rss),
       heapPerCharger: viaApi ? null : perCharger((m) => m.heapUsed),
     },
@@ -354,6 +357,9 @@ export function summaryText(r: LoadtestReport): string {
         `${who} RSS before / idle / peak`,
         `${mb(r.memory.baselineRss)} / ${mb(r.memory.idleRss)} / ${mb(r.memory.peakRss)}`,
       ],
+      ...(r.memory.endRss !== null
+        ? [[`${who} RSS at the end of the run (idle since the boot)`, mb(r.memory.endRss)]]
+        : []),
       [`${r.cpu.of} CPU steady state (one core)`, pct(r.cpu.steadyPercent)],
       [`${r.cpu.of} CPU whole run (one core)`, pct(r.cpu.totalPercent)],
       ...(r.traffic

@@ -24,6 +24,8 @@ export interface LocalRunResult {
   /** Chargers run and stopped before the baseline (0 with --via-api). */
   warmupChargers: number;
   peakRss: number;
+  /** --via-api: the service's RSS at the end of the run, the fleet idle since it came online (null: not read). */
+  endRss?: number | null;
   /** Sessions the chargers started (a transaction was running on connector 1 at the end). */
   sessions: number;
   /** Of those, sessions whose stop was delivered (the charger's outbox drained). */
