@@ -280,7 +280,16 @@ export class ClusterNode {
     if (gone || sweep) {
       const offline = await this.opts.store.offlineAtGoneNodes();
       if (offline > 0) this.opts.log.info({ count: offline }, 'charge points of a gone node set offline');
+      for (const task of this.#onSweep)
+        if (!this.#closed)
+          await task().catch((err: unknown) => this.opts.log.warn({ err }, 'cluster: sweep task failed'));
     }
+  }
+
+  readonly #onSweep: Array<() => Promise<unknown>> = [];
+
+  onSweep(task: () => Promise<unknown>): void {
+    this.#onSweep.push(task);
   }
 
   #renew(): Promise<{ lapsed: boolean }> {

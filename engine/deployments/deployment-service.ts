@@ -168,6 +168,7 @@ export class DeploymentService {
     const locationId = randomUUID();
     targets.forEach((t) => (t.location_id = locationId));
     const job = await this.d.store.acceptLocation(orgId, {
+      nodeId: this.d.jobs.nodeId,
       id: locationId,
       name: req.name,
       body: req.body,

@@ -279,7 +279,7 @@ export class DeploymentStore {
    */
   async acceptLocation<T>(
     orgId: string,
-    l: { id: string; name: string; body: unknown; failures: LocationFailure[]; targets: T[] },
+    l: { nodeId: string; id: string; name: string; body: unknown; failures: LocationFailure[]; targets: T[] },
   ): Promise<Job<T> | undefined> {
     const { rows } = await this.db.query<Job<T>>(
       `WITH loc AS (
@@ -289,10 +289,18 @@ export class DeploymentStore {
          SELECT $1, $2::uuid, f.identity, f.model, f.ocpp_version, f.code, f.hint
          FROM jsonb_to_recordset($5::jsonb) AS f(identity text, model text, ocpp_version text, code text, hint text)
        )
-       INSERT INTO evc_jobs (organization_id, kind, location_id, action, targets)
-       SELECT $1, 'deploy_location', $2::uuid, NULL, $6::jsonb WHERE jsonb_array_length($6::jsonb) > 0
+       INSERT INTO evc_jobs (organization_id, kind, location_id, action, targets, node_id)
+       SELECT $1, 'deploy_location', $2::uuid, NULL, $6::jsonb, $7 WHERE jsonb_array_length($6::jsonb) > 0
        RETURNING id::text AS id, organization_id, kind, location_id::text AS location_id, action, targets, done`,
-      [orgId, l.id, l.name, JSON.stringify(l.body), JSON.stringify(l.failures), JSON.stringify(l.targets)],
+      [
+        orgId,
+        l.id,
+        l.name,
+        JSON.stringify(l.body),
+        JSON.stringify(l.failures),
+        JSON.stringify(l.targets),
+        l.nodeId,
+      ],
     );
     return rows[0];
   }

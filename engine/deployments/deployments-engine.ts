@@ -50,7 +50,7 @@ export function createDeploymentsEngine(platform: Platform, deps: DeploymentsEng
   const { db, config } = platform;
   const log = platform.log.child({ area: 'deployments' });
   const store = new DeploymentStore(db);
-  const jobs = new JobStore(db);
+  const jobs = new JobStore(db, platform.node.id);
   const writer = new DeploymentWriteBehind(db, log);
   const inspector: ChargerInspector | undefined = config.inspect
     ? createChargerInspector(config.inspect, log)
@@ -104,8 +104,12 @@ export function createDeploymentsEngine(platform: Platform, deps: DeploymentsEng
     cluster,
     async start() {
       await cluster.start();
-      // Background jobs (E7, E9 fan-out) belong to the API: nodes serving it resume them.
-      if (config.cluster.role !== 'engine') await service.runner.resume();
+      // Background jobs (E7, E9 fan-out) belong to the API: nodes serving it resume their own,
+      // and take over those of a node that died (seen gone, or at the sweep).
+      if (config.cluster.role !== 'engine') {
+        cluster.onSweep(() => service.runner.resume());
+        await service.runner.resume();
+      }
     },
     close() {
       closing ??= (async () => {

@@ -35,6 +35,8 @@ export interface FleetNode extends FleetPlacement {
   announce(): Promise<void>;
   /** Resumes this node's chargers and claims its share of the lapsed ones, then renews and claims every tick. */
   start(): Promise<void>;
+  /** Runs `task` after each tick that saw a node gone, and at each sweep (about once a minute). */
+  onSweep(task: () => Promise<unknown>): void;
   /** After the chargers stopped (snapshots written): leases and presence end, the other nodes claim at once. */
   leave(): Promise<void>;
 }

@@ -51,13 +51,23 @@ export class JobRunner {
 
   #queues = new Map<Job['kind'], Promise<void>>();
 
-  /** Resumes every job a previous process left unfinished. */
-  async resume(): Promise<number> {
-    const jobs = await this.jobs.unfinished();
-    for (const job of jobs) this.run(job);
-    if (jobs.length > 0) this.log.info({ count: jobs.length }, 'background jobs resumed');
-    return jobs.length;
+  /**
+   * Takes over and runs the unfinished jobs no live node runs: this node's own after a restart,
+   * and those of a node that died (called at start and whenever a node is seen gone). One
+   * take-over at a time.
+   */
+  resume(): Promise<number> {
+    const next = this.#resuming.then(async () => {
+      const jobs = await this.jobs.claim([...this.#running.keys()]);
+      for (const job of jobs) this.run(job);
+      if (jobs.length > 0) this.log.info({ count: jobs.length }, 'background jobs resumed');
+      return jobs.length;
+    });
+    this.#resuming = next.catch(() => 0);
+    return next;
   }
+
+  #resuming: Promise<number> = Promise.resolve(0);
 
   /** Stops the jobs of a location and waits until none touches it any more. */
   async cancelLocation(locationId: string): Promise<void> {
@@ -86,12 +96,20 @@ export class JobRunner {
       const done = Math.min(total, i + step.chunk);
       await step.run(job, job.targets.slice(i, done));
       if (done < total) {
-        progress = progress.then(() => this.jobs.progress(job.id, done, false));
+        progress = progress.then(async () => {
+          if (!(await this.jobs.progress(job.id, done, false))) this.#takenOver(job, entry);
+        });
         // Handled here and awaited below: a failed write must not count as an unhandled rejection.
         progress.catch(() => undefined);
       }
     }
     await progress;
-    if (!entry.cancelled) await this.jobs.progress(job.id, total, true);
+    if (!entry.cancelled && !(await this.jobs.progress(job.id, total, true))) this.#takenOver(job, entry);
+  }
+
+  /** Another node took the job over (this node's presence had lapsed): it stops here. */
+  #takenOver(job: Job, entry: RunningJob): void {
+    entry.cancelled = true;
+    this.log.warn({ job: job.id }, 'deployments: job taken over by another node, stopped here');
   }
 }

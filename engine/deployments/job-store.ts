@@ -14,8 +14,18 @@ export interface Job<T = unknown> {
   done: number;
 }
 
+const COLUMNS =
+  'id::text AS id, organization_id, kind, location_id::text AS location_id, action, targets, done';
+
+/** The job's node is live (the lease rule of engine/cluster/lease-store.ts, applied to jobs). */
+const NODE_LIVE = `EXISTS (SELECT 1 FROM evc_nodes n WHERE n.node_id = j.node_id AND n.expires_at > now())`;
+
 export class JobStore {
-  constructor(private readonly db: Queryable) {}
+  constructor(
+    private readonly db: Queryable,
+    /** This node: the one running the jobs it creates or takes over. */
+    readonly nodeId: string,
+  ) {}
 
   async create<T>(
     orgId: string,
@@ -25,25 +35,38 @@ export class JobStore {
     action?: string,
   ): Promise<Job<T>> {
     const { rows } = await this.db.query<Job<T>>(
-      `INSERT INTO evc_jobs (organization_id, kind, location_id, action, targets) VALUES ($1, $2, $3, $4, $5::jsonb)
-       RETURNING id::text AS id, organization_id, kind, location_id::text AS location_id, action, targets, done`,
-      [orgId, kind, locationId, action ?? null, JSON.stringify(targets)],
+      `INSERT INTO evc_jobs (organization_id, kind, location_id, action, targets, node_id)
+       VALUES ($1, $2, $3, $4, $5::jsonb, $6) RETURNING ${COLUMNS}`,
+      [orgId, kind, locationId, action ?? null, JSON.stringify(targets), this.nodeId],
     );
     return rows[0];
   }
 
-  async unfinished(): Promise<Job[]> {
+  /**
+   * Unfinished jobs this node may run, now its own: the ones it had (a restart), the ones of nodes
+   * no longer live, and the ones of no node; never one it is running (`running`), never one of
+   * another live node. Oldest first.
+   */
+  async claim(running: string[]): Promise<Job[]> {
     const { rows } = await this.db.query<Job>(
-      `SELECT id::text AS id, organization_id, kind, location_id::text AS location_id, action, targets, done
-       FROM evc_jobs WHERE finished_at IS NULL ORDER BY created_at, id`,
+      `WITH taken AS (
+         UPDATE evc_jobs j SET node_id = $1
+         WHERE j.finished_at IS NULL AND NOT (j.id = ANY($2::uuid[]))
+           AND (j.node_id IS NULL OR j.node_id = $1 OR NOT ${NODE_LIVE})
+         RETURNING j.*)
+       SELECT ${COLUMNS} FROM taken ORDER BY created_at, id`,
+      [this.nodeId, running],
     );
     return rows;
   }
 
-  async progress(id: string, done: number, finished: boolean): Promise<void> {
-    await this.db.query(
-      `UPDATE evc_jobs SET done = $2, finished_at = CASE WHEN $3 THEN now() ELSE NULL END WHERE id = $1`,
-      [id, done, finished],
+  /** Progress of a job this node holds; false when another node has taken it over meanwhile. */
+  async progress(id: string, done: number, finished: boolean): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      `UPDATE evc_jobs SET done = $2, finished_at = CASE WHEN $3 THEN now() ELSE NULL END
+       WHERE id = $1 AND node_id = $4`,
+      [id, done, finished, this.nodeId],
     );
+    return (rowCount ?? 0) > 0;
   }
 }

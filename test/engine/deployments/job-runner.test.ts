@@ -10,8 +10,11 @@ import type { Job, JobStore } from '../../../engine/deployments/job-store.ts';
 function progressLog() {
   const writes: Array<{ id: string; done: number; finished: boolean }> = [];
   const store = {
-    progress: async (id: string, done: number, finished: boolean) => void writes.push({ id, done, finished }),
-    unfinished: async () => [],
+    progress: async (id: string, done: number, finished: boolean) => {
+      writes.push({ id, done, finished });
+      return true;
+    },
+    claim: async () => [],
   } as unknown as JobStore;
   return { store, writes };
 }
