@@ -234,15 +234,12 @@ test('report: without a full GC (no --expose-gc) the memory per charger is not g
   );
 });
 
+/** Options of a 4-charger --via-api run. */
+const viaApiOptions = () =>
+  parseLoadtestOptions(['--chargers', '4', '--via-api', 'http://127.0.0.1:8080', '--token', 't']);
+
 test("report --via-api: the header says what runs (no sessions); without the service's process, memory is not measured and CPU is the load test's", () => {
-  const options = parseLoadtestOptions([
-    '--chargers',
-    '4',
-    '--via-api',
-    'http://127.0.0.1:8080',
-    '--token',
-    't',
-  ]);
+  const options = viaApiOptions();
   const run = {
     ...observedRun(),
     baseline: null,
@@ -277,14 +274,7 @@ test("report --via-api: the header says what runs (no sessions); without the ser
 });
 
 test('report --via-api: the service RSS at the end of the run is its own row; runs that did not read it have none', () => {
-  const options = parseLoadtestOptions([
-    '--chargers',
-    '4',
-    '--via-api',
-    'http://127.0.0.1:8080',
-    '--token',
-    't',
-  ]);
+  const options = viaApiOptions();
   const csms = { url: 'u', builtIn: true, stats: csmsStats({ started: 0, stopped: 0 }) };
   const base = { ...observedRun(), warmupChargers: 0, sessions: 0, sessionsStopped: 0, servicePid: 4242 };
   const withEnd = buildReport(options, { ...base, endRss: 390 * 1024 * 1024 }, csms, new Date());
