@@ -97,7 +97,8 @@ export class JobRunner {
       await step.run(job, job.targets.slice(i, done));
       if (done < total) {
         progress = progress.then(async () => {
-          if (!(await this.jobs.progress(job.id, done, false))) this.#takenOver(job, entry);
+          if (!entry.cancelled && !(await this.jobs.progress(job.id, done, false)))
+            this.#takenOver(job, entry);
         });
         // Handled here and awaited below: a failed write must not count as an unhandled rejection.
         progress.catch(() => undefined);

@@ -78,3 +78,34 @@ test('serial jobs run one after another; a queued one cancelled with its locatio
   for (let i = 0; i < 5; i++) await tick();
   assert.deepEqual(order, ['first start', 'fanout ran', 'first end', 'second start', 'second end']);
 });
+
+test('a job another node has taken over (its progress write finds the job no longer this node’s) stops after the chunk under way', async () => {
+  const writes: number[] = [];
+  const store = {
+    progress: async (_id: string, done: number) => {
+      writes.push(done);
+      return false; // another node holds the job now
+    },
+    claim: async () => [],
+  } as unknown as JobStore;
+  const seen: unknown[][] = [];
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const step: JobStep = {
+    run: async (_job, targets) => {
+      seen.push(targets);
+      if (seen.length === 2) await gate; // the second chunk runs while the first's progress is written
+    },
+    chunk: 2,
+  };
+  const runner = new JobRunner(store, { deploy_location: step, runtime_op: step }, pino({ level: 'silent' }));
+  runner.run(job('taken', 'runtime_op', [1, 2, 3, 4, 5, 6]));
+  for (let i = 0; i < 10; i++) await tick();
+  release();
+  await runner.close();
+  assert.deepEqual(seen, [
+    [1, 2],
+    [3, 4],
+  ]);
+  assert.deepEqual(writes, [2], 'no progress is written for a job that is no longer this node’s');
+});
