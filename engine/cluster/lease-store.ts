@@ -3,6 +3,7 @@
 // size); every statement here is per node and per tick or per batch, never per charger. Claims of
 // lapsed chargers return their rows (snapshots included) to resume them.
 import type { Queryable } from '../platform/db/database.ts';
+import { nodeIsLive } from '../platform/node-identity.ts';
 import { ROW, type DeploymentRow } from '../deployments/deployment-store.ts';
 
 export type NodeRole = 'api' | 'engine' | 'all';
@@ -24,8 +25,7 @@ export interface LiveNode {
 
 const TTL = (n: number) => `now() + make_interval(secs => $${n}::double precision)`;
 /** The lease `l` belongs to a live node. */
-const HELD = (l: string) =>
-  `EXISTS (SELECT 1 FROM evc_nodes n WHERE n.node_id = ${l}.node_id AND n.expires_at > now())`;
+const HELD = (l: string) => nodeIsLive(`${l}.node_id`);
 const D_ROW = ROW.split(',')
   .map((c) => `d.${c.trim()}`)
   .join(', ');

@@ -1,6 +1,7 @@
 // Background jobs (E7 location deployment, E9 location fan-out), stored so that a restart resumes
 // them: `targets` is fixed when the job is accepted, `done` counts the finished head of it.
 import type { Queryable } from '../platform/db/database.ts';
+import { nodeIsLive } from '../platform/node-identity.ts';
 
 export type JobKind = 'deploy_location' | 'runtime_op';
 
@@ -16,9 +17,6 @@ export interface Job<T = unknown> {
 
 const COLUMNS =
   'id::text AS id, organization_id, kind, location_id::text AS location_id, action, targets, done';
-
-/** The job's node is live (the lease rule of engine/cluster/lease-store.ts, applied to jobs). */
-const NODE_LIVE = `EXISTS (SELECT 1 FROM evc_nodes n WHERE n.node_id = j.node_id AND n.expires_at > now())`;
 
 export class JobStore {
   constructor(
@@ -52,7 +50,7 @@ export class JobStore {
       `WITH taken AS (
          UPDATE evc_jobs j SET node_id = $1
          WHERE j.finished_at IS NULL AND NOT (j.id = ANY($2::uuid[]))
-           AND (j.node_id IS NULL OR j.node_id = $1 OR NOT ${NODE_LIVE})
+           AND (j.node_id IS NULL OR j.node_id = $1 OR NOT ${nodeIsLive('j.node_id')})
          RETURNING j.*)
        SELECT ${COLUMNS} FROM taken ORDER BY created_at, id`,
       [this.nodeId, running],

@@ -17,6 +17,13 @@ export interface NodeIdentity {
   readonly tag: string;
 }
 
+/**
+ * SQL: the node named by `column` is live, its presence (evc_nodes, renewed by engine/cluster)
+ * not expired. What a charger's lease and a background job live by.
+ */
+export const nodeIsLive = (column: string): string =>
+  `EXISTS (SELECT 1 FROM evc_nodes n WHERE n.node_id = ${column} AND n.expires_at > now())`;
+
 export function nodeIdentity(config: Config, log: Logger): NodeIdentity {
   const id = config.nodeId ?? storedNodeId(config.dataDir, log);
   const run = randomBytes(6).toString('hex');

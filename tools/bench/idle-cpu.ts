@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { spawnCsmsProcess } from '../reference-csms/csms-process.ts';
 import { cpuPercentBetween, readProcess } from '../loadtest/process-stats.ts';
+import { firstCatalogModel, serviceApi } from '../loadtest/service-api.ts';
 
 const { values } = parseArgs({
   options: {
@@ -61,16 +62,7 @@ try {
     .trim()
     .split('\n')
     .at(-1)!;
-  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const res = await fetch(base + path, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
-    return JSON.parse(text) as T;
-  };
+  const call = serviceApi(base, token);
   for (let i = 0; ; i++) {
     if (service.exitCode !== null) throw new Error(`the service exited (code ${service.exitCode})`);
     if (
@@ -83,10 +75,7 @@ try {
     if (i > 240) throw new Error('the service did not become ready within 2 minutes');
     await sleep(500);
   }
-  const brand = (await call<{ data: { slug: string }[] }>('GET', '/evcharger/catalog?limit=1')).data[0].slug;
-  const model = (
-    await call<{ data: { slug: string }[] }>('GET', `/evcharger/catalog/${brand}/models?limit=1`)
-  ).data[0].slug;
+  const { brand, model } = await firstCatalogModel(call);
   const started = Date.now();
   for (let from = 0; from < N; from += 1000) {
     const chargers = [];

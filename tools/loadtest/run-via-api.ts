@@ -11,6 +11,7 @@ import type { LoadtestOptions } from './options.ts';
 import { identityOf, indexOf, type LocalRunResult, type PhaseMarks } from './run-local.ts';
 import type { Stage, StageOutcome } from '../../actors/charger/charger-ports.ts';
 import { cpuPercentBetween, findListenerPid, readProcess, type ProcessReading } from './process-stats.ts';
+import { firstCatalogModel, serviceApi } from './service-api.ts';
 
 const LOCATION_MAX = 1000;
 const PAGE = 500;
@@ -29,28 +30,9 @@ export interface ViaApiHooks {
 }
 
 export async function runViaApi(options: LoadtestOptions, hooks: ViaApiHooks): Promise<LocalRunResult> {
-  const doFetch = hooks.fetch ?? fetch;
   const base = options.viaApi!;
-  const call = async (method: string, path: string, body?: unknown): Promise<unknown> => {
-    const res = await doFetch(base + path, {
-      method,
-      headers: { authorization: `Bearer ${options.token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 500)}`);
-    return text ? JSON.parse(text) : null;
-  };
-
-  // A catalog model to deploy: the first model of the first brand.
-  const brands = (await call('GET', '/evcharger/catalog?limit=1')) as { data: { slug: string }[] };
-  const brand = brands.data[0]?.slug;
-  if (!brand) throw new Error('the service catalog has no brand to deploy');
-  const models = (await call('GET', `/evcharger/catalog/${brand}/models?limit=1`)) as {
-    data: { slug: string }[];
-  };
-  const model = models.data[0]?.slug;
-  if (!model) throw new Error(`catalog brand ${brand} has no model`);
+  const call = serviceApi(base, options.token, hooks.fetch);
+  const { brand, model } = await firstCatalogModel(call);
 
   const N = options.chargers;
   const metrics = new LoadMetrics(N, indexOf);
