@@ -5,7 +5,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LatencyHistogram, LoadMetrics, progressLine, type Sample } from '../../tools/loadtest/metrics.ts';
+import {
+  LatencyHistogram,
+  LoadMetrics,
+  progressLine,
+  startSampler,
+  type Sample,
+} from '../../tools/loadtest/metrics.ts';
 import { parseLoadtestOptions } from '../../tools/loadtest/options.ts';
 import type { ReferenceCsmsStats } from '../../tools/reference-csms/reference-csms.ts';
 import { buildReport, summaryText } from '../../tools/loadtest/report.ts';
@@ -402,6 +408,27 @@ test('chart: counts are drawn as steps (held until the next sample), rates point
     ),
     'M0.0,0.0L1.0,10.0L2.0,30.0',
   );
+});
+
+test('sampler: a sample says the interval its timer waited, also when every charger came online meanwhile', async () => {
+  const metrics = new LoadMetrics(1, indexOf);
+  metrics.restart();
+  const samples: Sample[] = [];
+  let fast = true;
+  const sampler = startSampler(
+    metrics,
+    () => fast,
+    (s) => samples.push(s),
+  );
+  await new Promise((r) => setTimeout(r, 50));
+  fast = false; // the last charger came online while a 100 ms timer was waiting
+  await new Promise((r) => setTimeout(r, 1200));
+  sampler.stop();
+  assert.deepEqual(
+    samples.slice(0, 2).map((s) => s.interval),
+    [0.1, 1],
+  );
+  assert.ok(samples[1].dt >= 0.9, String(samples[1].dt));
 });
 
 test('samples: the interval and the time each covers are kept; rates are over the last second', async () => {

@@ -289,3 +289,30 @@ export function progressLine(s: Sample, chargers: number): string {
     `CPU ${Math.round(s.cpu)}%`,
   ].join(' | ');
 }
+
+/**
+ * Samples every 100 ms while `fast()` holds (a ramp may take less than a second), then every
+ * second. Each sample says the interval its timer waited, not the one chosen since: the last
+ * charger may come online in between. `stop()` takes the last sample.
+ */
+export function startSampler(
+  metrics: LoadMetrics,
+  fast: () => boolean,
+  onSample: (sample: Sample) => void,
+): { stop: () => void } {
+  const schedule = () => {
+    const interval = fast() ? 0.1 : 1;
+    timer = setTimeout(() => {
+      onSample(metrics.sample(interval));
+      schedule();
+    }, interval * 1000);
+  };
+  let timer: NodeJS.Timeout;
+  schedule();
+  return {
+    stop: () => {
+      clearTimeout(timer);
+      onSample(metrics.sample(fast() ? 0.1 : 1));
+    },
+  };
+}

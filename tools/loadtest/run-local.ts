@@ -12,7 +12,7 @@ import type { ChargerConnectionSettings } from '../../engine/charger/charger-lin
 import { startReferenceCsms } from '../reference-csms/reference-csms.ts';
 import { startStandaloneMessageLog } from '../../engine/message-log/standalone.ts';
 import { randomUUID } from 'node:crypto';
-import { LoadMetrics, type Sample } from './metrics.ts';
+import { LoadMetrics, startSampler, type Sample } from './metrics.ts';
 import type { LoadtestOptions } from './options.ts';
 import { loadtestTrafficConfig, startLocalTraffic, type LocalTraffic } from './traffic.ts';
 
@@ -168,17 +168,16 @@ export async function runLocal(options: LoadtestOptions, hooks: LocalRunHooks): 
   let peakRss = process.memoryUsage().rss;
   const cpuAtStart = process.cpuUsage();
 
-  // Every 100 ms until every charger came online (a ramp may take less than a second), then every second.
+  // Every 100 ms until every charger came online, then every second.
   let fast = true;
-  let ticker: NodeJS.Timeout;
-  const tick = () => {
-    const interval = fast ? 0.1 : 1;
-    const sample = metrics.sample(interval);
-    if (sample.rss > peakRss) peakRss = sample.rss;
-    hooks.onSample?.(sample);
-    ticker = setTimeout(tick, fast ? 100 : 1000);
-  };
-  ticker = setTimeout(tick, 100);
+  const sampler = startSampler(
+    metrics,
+    () => fast,
+    (sample) => {
+      if (sample.rss > peakRss) peakRss = sample.rss;
+      hooks.onSample?.(sample);
+    },
+  );
 
   const deploy = (i: number) => {
     const actor = runtime.create(
@@ -317,8 +316,7 @@ export async function runLocal(options: LoadtestOptions, hooks: LocalRunHooks): 
   while (undelivered() > 0 && performance.now() < stopDeadline) await sleep(100);
   const sessionsStopped = sessions - undelivered();
 
-  clearTimeout(ticker);
-  hooks.onSample?.(metrics.sample(fast ? 0.1 : 1));
+  sampler.stop();
   const totalCpu = cpuPercent(process.cpuUsage(cpuAtStart), metrics.now() * 1000);
   for (const actor of actors) actor?.stop();
   let logged: number | null = null;

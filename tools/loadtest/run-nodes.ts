@@ -7,7 +7,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { StageEvent } from '../../actors/charger/charger-ports.ts';
 import type { CallOutcome } from '../../protocols/ocpp/index.ts';
-import { LoadMetrics, type Sample } from './metrics.ts';
+import { LoadMetrics, startSampler, type Sample } from './metrics.ts';
 import type { LoadtestOptions } from './options.ts';
 import { readProcesses } from './process-stats.ts';
 import { indexOf, runLocal, type LocalRunResult, type MemoryReading, type PhaseMarks } from './run-local.ts';
@@ -94,19 +94,16 @@ export async function runNodes(options: LoadtestOptions, hooks: NodesRunHooks): 
     };
     metrics.restart();
     for (const node of nodes) node.send({ type: 'go' } satisfies ToNode);
-    let fast = true;
-    const tick = () => {
-      if (fast && metrics.everOnline === N) fast = false;
-      hooks.onSample?.(metrics.sample(fast ? 0.1 : 1));
-      ticker = setTimeout(tick, fast ? 100 : 1000);
-    };
-    let ticker = setTimeout(tick, 100);
+    const sampler = startSampler(
+      metrics,
+      () => metrics.everOnline < N,
+      (sample) => hooks.onSample?.(sample),
+    );
     const done = Promise.all(
       nodes.map((n, k) => new Promise<void>((resolve) => n.once('exit', () => results[k] && resolve()))),
     );
     await Promise.race([done, failed]);
-    clearTimeout(ticker);
-    hooks.onSample?.(metrics.sample(fast ? 0.1 : 1));
+    sampler.stop();
   } finally {
     for (const node of nodes) if (node.exitCode === null) node.kill('SIGKILL');
   }
