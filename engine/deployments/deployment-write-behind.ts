@@ -105,6 +105,11 @@ export class DeploymentWriteBehind {
       failure = err;
       this.#events = [...events.slice(i), ...this.#events];
     }
+    // A row's updated_at is when its stage changed (the event's time), not when the write-behind got
+    // to it (in a boot storm a flush can trail its events by a second or more); a write of the
+    // snapshot alone leaves it as it was.
+    const stagedAt = new Map<string, string>();
+    for (const e of events) if (e.deploymentId !== null) stagedAt.set(e.deploymentId, e.event.at);
     const rows = [...dirty.values()].flatMap((c) => {
       const stored = c.persistedSnapshot();
       return stored === undefined
@@ -119,6 +124,7 @@ export class DeploymentWriteBehind {
               attempt: c.last?.attempt ?? null,
               code: c.last?.code ?? null,
               hint: c.last?.hint ?? null,
+              at: stagedAt.get(c.deploymentId) ?? null,
             },
           ];
     });
@@ -168,9 +174,10 @@ export class DeploymentWriteBehind {
        SET snapshot = u.snapshot, snapshot_version = u.version, stage = coalesce(u.stage, d.stage),
            outcome = coalesce(u.outcome, d.outcome), attempt = coalesce(u.attempt, d.attempt),
            code = CASE WHEN u.stage IS NULL THEN d.code ELSE u.code END,
-           hint = CASE WHEN u.stage IS NULL THEN d.hint ELSE u.hint END, updated_at = now()
+           hint = CASE WHEN u.stage IS NULL THEN d.hint ELSE u.hint END,
+           updated_at = CASE WHEN u.at IS NULL THEN d.updated_at ELSE greatest(d.updated_at, u.at) END
        FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, snapshot jsonb, version int, stage text, outcome text,
-         attempt int, code text, hint text)
+         attempt int, code text, hint text, at timestamptz)
        WHERE d.id = u.id`,
       [JSON.stringify(rows)],
     );

@@ -3,7 +3,14 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from '../support/service.ts';
 import { startStrictCsms, type StrictCsms } from '../support/strict-csms.ts';
-import { DUAL_MODEL, eventsOf, eventually, type As, type StageEventBody } from './deployment-helpers.ts';
+import {
+  DUAL_MODEL,
+  deploymentsOf,
+  eventsOf,
+  eventually,
+  type As,
+  type StageEventBody,
+} from './deployment-helpers.ts';
 
 let svc: TestService;
 let csms: StrictCsms;
@@ -122,4 +129,14 @@ test('E10 limit bounds the answer (default 50), newest first, with no next page'
   const res = await as('GET', PATH);
   assert.deepEqual(Object.keys(res.body), ['events']);
   assert.equal(res.body.events.length, Math.min(50, all.length));
+});
+
+test("a deployment's updated_at is when its newest stage event happened, not when it was written", async () => {
+  const [newest] = await get('identity=EV-OK&limit=1');
+  // The row is written behind the event: wait for it to mirror that stage, then it says its time.
+  const item = await eventually(
+    async () => (await deploymentsOf(as)).find((d) => d.identity === 'EV-OK')!,
+    (d) => d.stage === newest.stage && d.outcome === newest.outcome,
+  );
+  assert.equal(item.updated_at, newest.at);
 });

@@ -74,8 +74,8 @@ export async function runViaApi(options: LoadtestOptions, hooks: ViaApiHooks): P
           const key = `${item.stage}/${item.outcome}`;
           if (seen.get(item.identity) === key) continue;
           seen.set(item.identity, key);
-          // On this machine the service's clock is ours: its record of the change (written within
-          // a quarter second) times the stage, not this poll, which may come seconds later.
+          // On this machine the service's clock is ours: its record of the change (updated_at, the
+          // time of the charger's newest stage event) times the stage, not this poll.
           const at = sameClock ? (Date.parse(item.updated_at) - wallStart) / 1000 : undefined;
           metrics.onStage({ ...item, attempt: 1, at: new Date().toISOString() }, at);
         }
