@@ -29,6 +29,9 @@ interface Held {
 export type StartOutcome =
   { kind: 'started'; view: TrafficRunView } | { kind: 'not_found' } | { kind: 'empty' };
 
+/** Stopped runs kept per organization (in memory: a long-lived service running CI would grow). */
+export const KEEP_STOPPED = 100;
+
 export class TrafficService {
   readonly #runs = new Map<string, Held>();
 
@@ -95,11 +98,18 @@ export class TrafficService {
     if (!held) return undefined;
     await held.run.stop();
     held.stoppedAt ??= new Date().toISOString();
+    this.#evict(orgId);
     return view(id, held);
   }
 
   async close(): Promise<void> {
     await Promise.all([...this.#runs.values()].map((h) => h.run.stop()));
+  }
+
+  /** The organization's oldest stopped runs beyond KEEP_STOPPED leave (Map order is start order). */
+  #evict(orgId: string): void {
+    const stopped = [...this.#runs].filter(([, h]) => h.orgId === orgId && h.stoppedAt !== null);
+    for (const [id] of stopped.slice(0, Math.max(0, stopped.length - KEEP_STOPPED))) this.#runs.delete(id);
   }
 
   #held(orgId: string, id: string): Held | undefined {

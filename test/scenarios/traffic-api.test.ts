@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from '../support/service.ts';
 import { deploymentsOf, eventually, type As } from '../deployments/deployment-helpers.ts';
+import { KEEP_STOPPED } from '../../engine/traffic/traffic-service.ts';
 
 /** Busy hours all day, short stays: sessions come fast at speed 3600 (an hour per second). */
 const BUSY = {
@@ -105,6 +106,21 @@ describe('traffic runs API', () => {
       const res = await b(method, path, method === 'PATCH' ? { body: { speed: 2 } } : {});
       assert.equal(res.status, 404, `${method} ${path}`);
     }
+  });
+
+  test('only the newest stopped runs are kept: the oldest stopped run is gone after one more', async () => {
+    const a = svc.as('org-keep');
+    const loc = await location(a, 'KEEP');
+    const ids: string[] = [];
+    for (let i = 0; i <= KEEP_STOPPED; i++) {
+      const run = await a('POST', '/traffic-runs', { body: { location_id: loc, ...BUSY, speed: 1 } });
+      assert.equal(run.status, 201, run.text);
+      ids.push(run.body.traffic_id);
+      assert.equal((await a('DELETE', `/traffic-runs/${run.body.traffic_id}`)).status, 200);
+    }
+    const listed = (await a('GET', '/traffic-runs')).body.items.map((r: any) => r.traffic_id);
+    assert.deepEqual(listed, ids.slice(1).reverse());
+    assert.equal((await a('GET', `/traffic-runs/${ids[0]}`)).status, 404);
   });
 
   test("another organization's location is a 404; a bad profile is a 422", async () => {
