@@ -25,8 +25,10 @@ const stepOf = (ctx: ChargerContext, system: System) => new Step(ctx, nowOf(syst
 function commit(s: Step, enqueue: Enqueue, before: ChargerContext, rearm = false): void {
   // Whatever the event did to connectors or reservations, any-connector reservations re-count.
   showReservedForAny(s);
-  // Every assign clones XState's snapshot: an event that changed nothing assigns nothing.
-  if (s.ctx !== before) enqueue.assign(s.ctx);
+  // Every assign clones XState's snapshot: an event that changed nothing assigns nothing. A
+  // function, not the object: XState would copy an object's fields one by one first.
+  const next = s.ctx;
+  if (next !== before) enqueue.assign(() => next);
   for (const e of s.sends) enqueue.sendTo(LINK_ID, e);
   for (const e of s.emits) enqueue.emit(e);
   for (const e of s.raises) enqueue.raise(e);

@@ -20,6 +20,9 @@ export class Step {
   /** Commands for the transfers port (firmware download, log upload). */
   readonly transfers: TransferCommand[] = [];
 
+  /** Whether ctx is this Step's own copy yet (made on the first patch; nobody else holds it). */
+  #own = false;
+
   constructor(
     ctx: ChargerContext,
     readonly now: number,
@@ -29,8 +32,14 @@ export class Step {
     this.ctx = ctx;
   }
 
+  // One copy of the context per event, not one per patch: an event patches it several times
+  // (stage, timers, calls), and each copy of ~30 fields was garbage by the next.
   patch(p: Partial<ChargerContext>): void {
-    this.ctx = { ...this.ctx, ...p };
+    if (this.#own) Object.assign(this.ctx, p);
+    else {
+      this.ctx = { ...this.ctx, ...p };
+      this.#own = true;
+    }
   }
 
   timing<K extends keyof ChargerTimings>(key: K): number {
