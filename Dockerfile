@@ -41,5 +41,4 @@ EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/health/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 STOPSIGNAL SIGTERM
-# The node flags are npm start's (package.json): a 32 MB young generation boots a fleet ~15 % faster.
-CMD ["node", "--max-semi-space-size=32", "dist/cli/start.js"]
+CMD ["node", "dist/cli/start.js"]

@@ -8,7 +8,7 @@
 //
 //   npm run build && npm run bench -- idle-cpu [--chargers 10000] [--window 180] [--service-dir DIR]
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -43,11 +43,7 @@ const env: NodeJS.ProcessEnv = {
   LOG_LEVEL: 'warn',
   AUTH_JWT_SECRET: secret,
 };
-// The node flags that checkout's `npm start` gives the service (none before they existed).
-const startScript: string = JSON.parse(readFileSync(join(serviceDir, 'package.json'), 'utf8')).scripts.start;
-const nodeFlags =
-  /node ((?:--\S+ )*)dist\/cli\/start\.js/.exec(startScript)?.[1].trim().split(' ').filter(Boolean) ?? [];
-const service = spawn(process.execPath, [...nodeFlags, join(serviceDir, 'dist/cli/start.js')], {
+const service = spawn(process.execPath, [join(serviceDir, 'dist/cli/start.js')], {
   env,
   cwd: serviceDir,
   stdio: ['ignore', 'ignore', 'inherit'],
