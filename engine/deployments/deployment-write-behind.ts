@@ -105,11 +105,6 @@ export class DeploymentWriteBehind {
       failure = err;
       this.#events = [...events.slice(i), ...this.#events];
     }
-    // A row's updated_at is when its stage changed (the event's time), not when the write-behind got
-    // to it (in a boot storm a flush can trail its events by a second or more); a write of the
-    // snapshot alone leaves it as it was.
-    const stagedAt = new Map<string, string>();
-    for (const e of events) if (e.deploymentId !== null) stagedAt.set(e.deploymentId, e.event.at);
     const rows = [...dirty.values()].flatMap((c) => {
       const stored = c.persistedSnapshot();
       return stored === undefined
@@ -124,7 +119,10 @@ export class DeploymentWriteBehind {
               attempt: c.last?.attempt ?? null,
               code: c.last?.code ?? null,
               hint: c.last?.hint ?? null,
-              at: stagedAt.get(c.deploymentId) ?? null,
+              // updated_at is when the stage mirrored here changed (its event's time), not when the
+              // write-behind got to it (in a boot storm a flush trails its events by a second or
+              // more); never back, so a write of the snapshot alone leaves it as it was.
+              at: c.last?.at ?? null,
             },
           ];
     });
