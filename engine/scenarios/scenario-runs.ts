@@ -2,6 +2,7 @@
 // run's step events), read back with their results. Runs live in memory: a run is a short test,
 // its chargers and their frames stay in the deployments and the message log.
 import { randomUUID } from 'node:crypto';
+import { dropOldestEnded } from '../platform/keep-newest.ts';
 import type { ChargerSecurity } from '../deployments/charger-security.ts';
 import { createServiceHost, type ScenarioHost, type ServiceHostDeps } from './scenario-host.ts';
 import type { RunEvent, RunResult } from './scenario-result.ts';
@@ -128,7 +129,6 @@ export class ScenarioRuns {
   }
 
   #evict(orgId: string): void {
-    const finished = [...this.#runs].filter(([, r]) => r.orgId === orgId && r.result.status !== 'running');
-    for (const [id] of finished.slice(0, Math.max(0, finished.length - KEEP_FINISHED))) this.#runs.delete(id);
+    dropOldestEnded(this.#runs, (r) => r.orgId === orgId && r.result.status !== 'running', KEEP_FINISHED);
   }
 }

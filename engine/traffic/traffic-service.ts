@@ -2,6 +2,7 @@
 // changed (speed, profile, rates) and stopped through the API. Commands go through the command
 // bus like any client's, so the sessions show in the message log and the charger detail.
 import { randomUUID } from 'node:crypto';
+import { dropOldestEnded } from '../platform/keep-newest.ts';
 import type { CommandsEngine } from '../commands/commands-engine.ts';
 import type { DeploymentsEngine } from '../deployments/deployments-engine.ts';
 import type { TrafficChange, TrafficConfig } from './traffic-config.ts';
@@ -106,10 +107,8 @@ export class TrafficService {
     await Promise.all([...this.#runs.values()].map((h) => h.run.stop()));
   }
 
-  /** The organization's oldest stopped runs beyond KEEP_STOPPED leave (Map order is start order). */
   #evict(orgId: string): void {
-    const stopped = [...this.#runs].filter(([, h]) => h.orgId === orgId && h.stoppedAt !== null);
-    for (const [id] of stopped.slice(0, Math.max(0, stopped.length - KEEP_STOPPED))) this.#runs.delete(id);
+    dropOldestEnded(this.#runs, (h) => h.orgId === orgId && h.stoppedAt !== null, KEEP_STOPPED);
   }
 
   #held(orgId: string, id: string): Held | undefined {
