@@ -8,6 +8,11 @@ import { MODE, startTestService, type TestService } from '../support/service.ts'
 import { parseLoadtestOptions } from '../../tools/loadtest/options.ts';
 import { runLoadtest } from '../../tools/loadtest/run.ts';
 import { summaryText } from '../../tools/loadtest/report.ts';
+import { runViaApi } from '../../tools/loadtest/run-via-api.ts';
+import type { Sample } from '../../tools/loadtest/metrics.ts';
+import type { Stage } from '../../actors/charger/charger-ports.ts';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 
 let svc: TestService;
 
@@ -53,3 +58,49 @@ test(`--via-api: 30 chargers deployed through E7 all come online at the referenc
   const left = await svc.request('GET', '/evcharger/deployments', { token });
   assert.deepEqual(left.body.items, []);
 });
+
+test(`--via-api counts a boot through the fleet summary once a second and reads the deployment lists only every 5 s until all are online (${MODE})`, async () => {
+  const token = await svc.token('org-loadtest-counts');
+  const reads = { summary: 0, lists: 0 };
+  const counting: typeof fetch = (input, init) => {
+    const path = new URL(String(input)).pathname;
+    if (path === '/evcharger/fleet/summary') reads.summary++;
+    if (path === '/evcharger/deployments') reads.lists++;
+    return fetch(input, init);
+  };
+  const options = parseLoadtestOptions(
+    ['--via-api', svc.url, '--chargers', '10', '--duration', '7', '--ocpp', 'mix'],
+    { TOKEN: token },
+  );
+  const samples: Sample[] = [];
+  // No central system listens there: the chargers stay short of online for the whole run.
+  const run = await runViaApi(options, {
+    csmsUrl: `ws://127.0.0.1:${await closedPort()}/ocpp`,
+    fetch: counting,
+    onSample: (s) => samples.push(s),
+  });
+  assert.equal(run.metrics.everOnline, 0);
+  // A summary read per second of the run (and one before it); the lists at 5 s only (and the
+  // location's delete at the end is no list read).
+  assert.ok(reads.summary >= 6, JSON.stringify(reads));
+  assert.equal(reads.lists, 1, JSON.stringify(reads));
+  // The live view counted all 10 deployed and none online, from the summary alone; every sample
+  // accounts for all 10 chargers, posted or not.
+  const count = (s: Sample, not?: Stage) =>
+    Object.entries(s.stages).reduce((n, [stage, k]) => (stage === not ? n : n + (k ?? 0)), 0);
+  const seen = JSON.stringify(samples.map((s) => s.stages));
+  assert.ok(samples.length >= 6, seen);
+  for (const s of samples) assert.equal(count(s), 10, seen);
+  assert.ok(
+    samples.some((s) => count(s, 'not_deployed') === 10 && s.online === 0),
+    seen,
+  );
+});
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}

@@ -117,6 +117,11 @@ export class LoadMetrics {
   #lastAt = performance.now();
   /** Set when the chargers run elsewhere: samples read those processes instead of this one. */
   source: ProcessSource | null = null;
+  /**
+   * Set when the chargers' stages are counted elsewhere (--via-api: the fleet summary): samples
+   * show these counts instead of the per-charger ones, which are then read less often.
+   */
+  liveStages: (() => Partial<Record<Stage, number>>) | null = null;
   #lastSourceCpuMs = 0;
 
   constructor(
@@ -215,10 +220,11 @@ export class LoadMetrics {
       cpuMs = Math.max(0, other.cpuMs - this.#lastSourceCpuMs);
       this.#lastSourceCpuMs = other.cpuMs;
     }
-    const stages: Partial<Record<Stage, number>> = {};
+    let stages: Partial<Record<Stage, number>> = {};
     STAGES.forEach((s, i) => {
       if (this.stageCounts[i] > 0) stages[s] = this.stageCounts[i];
     });
+    stages = this.liveStages?.() ?? stages;
     const errors = this.callErrors + Object.values(this.failures).reduce((a, b) => a + b, 0);
     this.#history.push({ at, boots: this.boots, calls: this.calls });
     while (this.#history.length > 2 && this.#history[1].at <= at - 1000) this.#history.shift();
@@ -228,7 +234,7 @@ export class LoadMetrics {
       t: round(this.now(), 2),
       dt: round(elapsed, 3),
       interval,
-      online: this.online,
+      online: stages.online ?? 0,
       stages,
       bootsPerSec: round((this.boots - since.boots) / span, 1),
       callsPerSec: round((this.calls - since.calls) / span, 1),
