@@ -157,8 +157,12 @@ class Link implements ChargerSocketEvents {
         link.opts.log.warn({ identity, ...report }, 'OCPP message broke its schema');
         link.opts.onSchemaError?.(identity, report);
       },
-      onBadFrame(report) {
-        link.opts.log.debug({ identity, ...report }, 'bad OCPP-J frame from the CSMS');
+      onBadFrame({ code, message, text }) {
+        // Not the text: a broken frame may carry a secret the message log withholds (frame-mask.ts).
+        link.opts.log.debug(
+          { identity, code, message, bytes: text.length },
+          'bad OCPP-J frame from the CSMS',
+        );
       },
       onCallAnswered: this.opts.onCallAnswered,
       onFrame: this.opts.frameObserver?.(identity, this.system),

@@ -3,7 +3,12 @@
 // secret replaced. Only the frames of the few actions that can carry one are looked at (plus any
 // frame holding a PEM private key), so every other frame is kept byte for byte at no cost. What is
 // a secret is known once, in protocols/ocpp/secret-values.ts.
-import { isPrivateKeyPem, maskSecretValues, SECRET_MASK } from '../../protocols/ocpp/secret-values.ts';
+import {
+  isPrivateKeyPem,
+  isSecretName,
+  maskSecretValues,
+  SECRET_MASK,
+} from '../../protocols/ocpp/secret-values.ts';
 
 export const MASK = SECRET_MASK;
 
@@ -29,6 +34,23 @@ export function maskSecrets(text: string): string {
     data = JSON.parse(text);
   } catch {
     return isPrivateKeyPem(text) ? JSON.stringify(MASK) : text;
+  }
+  const { value, masked } = maskSecretValues(data);
+  return masked ? JSON.stringify(value) : text;
+}
+
+/**
+ * A frame the RPC layer could not read, as the valid JSON the log keeps: masked like any frame when
+ * it is JSON (a wrong shape may still carry a secret); when it is not, a JSON string of its text,
+ * or of MASK when that text names a secret or holds a private key (a broken frame cannot be masked
+ * field by field, so it is withheld whole).
+ */
+export function unreadableFrame(text: string): string {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return JSON.stringify(isSecretName(text) || isPrivateKeyPem(text) ? MASK : text);
   }
   const { value, masked } = maskSecretValues(data);
   return masked ? JSON.stringify(value) : text;

@@ -15,7 +15,7 @@ export interface LogItemFields {
   type: number | null;
   messageId: string | null;
   action: string | null;
-  /** The frame's JSON text (a frame that was not JSON is kept as a JSON string of its text). */
+  /** The frame's JSON text (one that was not JSON: a JSON string of its text, withheld if it names a secret). */
   frame: string;
   error: string | null;
 }
@@ -43,14 +43,4 @@ export function itemJson(e: LogItemFields): string {
 export function typeOfUnreadable(text: string): number | null {
   const m = /^\s*\[\s*([2-6])\s*[,\]]/.exec(text);
   return m ? Number(m[1]) : null;
-}
-
-/** The frame text as valid JSON: unchanged when it is JSON, else a JSON string of it. */
-export function asJsonText(text: string): string {
-  try {
-    JSON.parse(text);
-    return text;
-  } catch {
-    return JSON.stringify(text);
-  }
 }

@@ -13,8 +13,8 @@ import { BatchWriter } from '../platform/db/batch-writer.ts';
 import type { Queryable } from '../platform/db/database.ts';
 import type { Logger } from '../platform/log/logger.ts';
 import { ChargerLog, LogEntry, type LogListener } from './charger-log.ts';
-import { mayHoldSecret, maskSecrets } from './frame-mask.ts';
-import { asJsonText, itemJson, typeOfUnreadable } from './log-item.ts';
+import { mayHoldSecret, maskSecrets, unreadableFrame } from './frame-mask.ts';
+import { itemJson, typeOfUnreadable } from './log-item.ts';
 import { OcppLogStore } from './ocpp-log-store.ts';
 
 export interface MessageLogOptions {
@@ -107,10 +107,9 @@ export class MessageLog {
     const charger = this.#charger(key);
     let frame = text;
     if (type === null) {
-      frame = asJsonText(text);
+      frame = unreadableFrame(text);
       type = typeOfUnreadable(text);
-    }
-    if (mayHoldSecret(action, frame)) frame = maskSecrets(frame);
+    } else if (mayHoldSecret(action, frame)) frame = maskSecrets(frame);
     const entry = new LogEntry(
       charger,
       charger.nextId(now),

@@ -302,6 +302,40 @@ export function chargerLogFlows(version: 'ocpp1.6' | 'ocpp2.0.1'): void {
       }
     });
 
+    test('a secret in a frame the charger cannot read is withheld from the log and the table', async () => {
+      const SECRET = 'Broken-Frame-Secret-0077';
+      // Cut short, so not JSON; and JSON of the wrong shape (a CALL with a fifth element).
+      csms.sendRaw(ID, `[2,"cut-1","ChangeConfiguration",{"key":"AuthorizationKey","value":"${SECRET}"`);
+      csms.sendRaw(
+        ID,
+        `[2,"shape-1","ChangeConfiguration",{"key":"AuthorizationKey","value":"${SECRET}"},1]`,
+      );
+      csms.sendRaw(ID, 'still not json, nothing hidden');
+      // Frames are read in order: once the last is logged, so are the two before it.
+      const items = await logUntil(as, path, (list) =>
+        list.some((i) => i.frame === 'still not json, nothing hidden'),
+      );
+      assert.ok(!JSON.stringify(items).includes(SECRET), JSON.stringify(items));
+      const unreadable = items.filter((i) => i.direction === 'in' && i.error !== null);
+      assert.ok(
+        unreadable.some((i) => i.frame === '********'),
+        'the cut frame is withheld whole',
+      );
+      assert.ok(
+        unreadable.some((i) => JSON.stringify(i.frame).includes('"value":"********"')),
+        'the wrong-shaped one is masked field by field',
+      );
+      assert.ok(
+        unreadable.some((i) => i.frame === 'still not json, nothing hidden'),
+        'the rest is kept',
+      );
+      const { rows } = await svc.service.platform.db.query(
+        'SELECT count(*)::int AS n FROM ocpp_log WHERE frame::text LIKE $1',
+        [`%${SECRET}%`],
+      );
+      assert.deepEqual(rows, [{ n: 0 }]);
+    });
+
     test("another organization's deployment, an unknown one and a malformed id are 404, the stream too", async () => {
       const other = svc.as('org-other');
       const otherToken = await svc.token('org-other');

@@ -2,7 +2,7 @@
 // frame is kept byte for byte.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MASK, mayHoldSecret, maskSecrets } from '../../engine/message-log/frame-mask.ts';
+import { MASK, mayHoldSecret, maskSecrets, unreadableFrame } from '../../engine/message-log/frame-mask.ts';
 
 const SECRET = 's3cr3t-value';
 const masked = (action: string, frame: unknown[]) => {
@@ -90,4 +90,26 @@ test('frames of other actions are not looked at; a frame without a secret comes 
   const config = '[2,"g","ChangeConfiguration",{"key":"HeartbeatInterval", "value":"60"}]';
   assert.equal(maskSecrets(config), config);
   assert.equal(maskSecrets('not json'), 'not json');
+});
+
+test('a frame that is not JSON is kept as a JSON string of its text', () => {
+  assert.equal(unreadableFrame('hello [2,'), JSON.stringify('hello [2,'));
+});
+
+test('a frame that is not JSON but names a secret is withheld whole', () => {
+  const cut = `[2,"a","ChangeConfiguration",{"key":"AuthorizationKey","value":"${SECRET}"`;
+  assert.equal(unreadableFrame(cut), JSON.stringify(MASK));
+  assert.equal(unreadableFrame(`{"password":"${SECRET}`), JSON.stringify(MASK));
+});
+
+test('a JSON frame of the wrong shape is masked field by field, kept as it was when it holds no secret', () => {
+  const wrong = [2, 'a', 'ChangeConfiguration', { key: 'AuthorizationKey', value: SECRET }, 1];
+  assert.deepEqual(JSON.parse(unreadableFrame(JSON.stringify(wrong))), [
+    2,
+    'a',
+    'ChangeConfiguration',
+    { key: 'AuthorizationKey', value: MASK },
+    1,
+  ]);
+  assert.equal(unreadableFrame('[9,"x"]'), '[9,"x"]');
 });
