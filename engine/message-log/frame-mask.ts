@@ -46,12 +46,10 @@ export function maskSecrets(text: string): string {
  * field by field, so it is withheld whole).
  */
 export function unreadableFrame(text: string): string {
-  let data: unknown;
   try {
-    data = JSON.parse(text);
+    JSON.parse(text);
   } catch {
     return JSON.stringify(isSecretName(text) || isPrivateKeyPem(text) ? MASK : text);
   }
-  const { value, masked } = maskSecretValues(data);
-  return masked ? JSON.stringify(value) : text;
+  return maskSecrets(text); // parsed again: a rare frame, and one rule for masking JSON
 }

@@ -121,7 +121,7 @@ export class LoadMetrics {
    * Set when the chargers' stages are counted elsewhere (--via-api: the fleet summary): samples
    * show these counts instead of the per-charger ones, which are then read less often.
    */
-  liveStages: (() => Partial<Record<Stage, number>>) | null = null;
+  liveStages: Partial<Record<Stage, number>> | null = null;
   #lastSourceCpuMs = 0;
 
   constructor(
@@ -220,11 +220,7 @@ export class LoadMetrics {
       cpuMs = Math.max(0, other.cpuMs - this.#lastSourceCpuMs);
       this.#lastSourceCpuMs = other.cpuMs;
     }
-    let stages: Partial<Record<Stage, number>> = {};
-    STAGES.forEach((s, i) => {
-      if (this.stageCounts[i] > 0) stages[s] = this.stageCounts[i];
-    });
-    stages = this.liveStages?.() ?? stages;
+    const stages = this.liveStages ?? this.#countedStages();
     const errors = this.callErrors + Object.values(this.failures).reduce((a, b) => a + b, 0);
     this.#history.push({ at, boots: this.boots, calls: this.calls });
     while (this.#history.length > 2 && this.#history[1].at <= at - 1000) this.#history.shift();
@@ -250,6 +246,14 @@ export class LoadMetrics {
     this.#lastAt = at;
     this.samples.push(sample);
     return sample;
+  }
+
+  #countedStages(): Partial<Record<Stage, number>> {
+    const stages: Partial<Record<Stage, number>> = {};
+    STAGES.forEach((s, i) => {
+      if (this.stageCounts[i] > 0) stages[s] = this.stageCounts[i];
+    });
+    return stages;
   }
 
   /** Seconds from the start until `share` (0..1] of the chargers had been online; null if never. */

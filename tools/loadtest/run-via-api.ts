@@ -3,11 +3,11 @@
 // ramp. While they boot, the fleet summary's counts are read once a second (the live view); every
 // charger's stage comes from GET /evcharger/deployments only when the count says all are online,
 // or every LIST_EVERY_SEC seconds for failures and stragglers (read whole every second, the lists
-// were the load test's own load on the service: ~6 % of a 10,000-charger boot). Once all were
-// online, the list is read again only if the count drops. At the end the locations are deleted
-// (E8). Round trips are not visible from here (they happen inside the service); the central
-// system's counts are, when it is the reference one. The service's own RSS and CPU are read from
-// /proc by its pid (--service-pid, or the process listening on the API's port of this machine).
+// were the load test's own load on the service: ~5 % of its CPU in a 10,000-charger boot). Once
+// all were online, the list is read again only if the count drops. At the end the locations are
+// deleted (E8). Round trips are not visible from here (they happen inside the service); the
+// central system's counts are, when it is the reference one. The service's own RSS and CPU are
+// read from /proc by its pid (--service-pid, or the process listening on the API's port here).
 import { LoadMetrics, type Sample } from './metrics.ts';
 import type { LoadtestOptions } from './options.ts';
 import { identityOf, indexOf, type LocalRunResult, type PhaseMarks } from './run-local.ts';
@@ -58,8 +58,7 @@ export async function runViaApi(options: LoadtestOptions, hooks: ViaApiHooks): P
   /** How long each E7 call took to answer, while the chargers posted before it boot. */
   const e7: Array<{ seconds: number; chargers: number }> = [];
   const seen = new Map<string, string>(); // identity -> stage/outcome last reported
-  // A location whose chargers were all seen online is not read again while the others boot (the
-  // list is the load test's own load on the service, ~3 % of its CPU at 10,000 when read whole).
+  // A location whose chargers were all seen online is not read again while the others boot.
   const settled = new Set<string>();
   const sizes = new Map<string, number>(); // location -> chargers posted to it
   const poll = async () => {
@@ -92,8 +91,7 @@ export async function runViaApi(options: LoadtestOptions, hooks: ViaApiHooks): P
   const summary = async () =>
     ((await call('GET', '/evcharger/fleet/summary')) as { stages: Partial<Record<Stage, number>> }).stages;
   const already = await summary();
-  let live: Partial<Record<Stage, number>> = { not_deployed: N };
-  metrics.liveStages = () => live;
+  metrics.liveStages = { not_deployed: N };
   let listedAt = 0;
   const follow = async () => {
     const counted: Partial<Record<Stage, number>> = {};
@@ -105,7 +103,7 @@ export async function runViaApi(options: LoadtestOptions, hooks: ViaApiHooks): P
     }
     // Not posted yet counts as not deployed, like a posted row whose charger has not started.
     if (deployed < N) counted.not_deployed = (counted.not_deployed ?? 0) + N - deployed;
-    live = counted;
+    metrics.liveStages = counted;
     const online = counted.online ?? 0;
     if (metrics.everOnline < N) {
       if (online < N && metrics.now() - listedAt < LIST_EVERY_SEC) return;
