@@ -27,6 +27,7 @@ class HostedCharger implements ChargerHandle, PersistedCharger {
   readonly orgId: string;
   readonly locationId: string | null;
   last?: StageEvent;
+  stageEventsSincePrune = 0;
   #final: StoredSnapshot | undefined;
   #unsubscribe: Array<() => void> = [];
 

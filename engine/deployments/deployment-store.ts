@@ -165,13 +165,16 @@ export class DeploymentStore {
     return (rowCount ?? 0) > 0;
   }
 
+  /** The deployment's stage events go with it (no foreign key: 1040_stage_event_retention.sql). */
   async delete(orgId: string, id: string): Promise<boolean> {
     if (!isUuid(id)) return false;
-    const { rowCount } = await this.db.query(
-      'DELETE FROM evc_deployments WHERE organization_id = $1 AND id = $2',
+    const { rows } = await this.db.query<{ n: number }>(
+      `WITH gone AS (DELETE FROM evc_deployments WHERE organization_id = $1 AND id = $2 RETURNING id),
+            events AS (DELETE FROM evc_stage_events WHERE deployment_id IN (SELECT id FROM gone))
+       SELECT count(*)::int AS n FROM gone`,
       [orgId, id],
     );
-    return (rowCount ?? 0) > 0;
+    return rows[0].n > 0;
   }
 
   /** Deployments and failed location chargers, oldest first. */
@@ -314,13 +317,20 @@ export class DeploymentStore {
     return rows.length > 0;
   }
 
-  /** Hard delete: the location's deployments, failures, events and jobs go with it (cascade). */
+  /**
+   * Hard delete: the location's deployments, failures and jobs go with it (cascade), and the stage
+   * events of the location and of its deployments in the same statement.
+   */
   async deleteLocation(orgId: string, id: string): Promise<boolean> {
     if (!isUuid(id)) return false;
-    const { rowCount } = await this.db.query(
-      'DELETE FROM evc_locations WHERE organization_id = $1 AND id = $2',
+    const { rows } = await this.db.query<{ n: number }>(
+      `WITH gone AS (DELETE FROM evc_locations WHERE organization_id = $1 AND id = $2 RETURNING id),
+            located AS (DELETE FROM evc_stage_events e USING gone WHERE e.location_id = gone.id),
+            deployed AS (DELETE FROM evc_stage_events e USING gone, evc_deployments d
+                         WHERE d.location_id = gone.id AND e.deployment_id = d.id)
+       SELECT count(*)::int AS n FROM gone`,
       [orgId, id],
     );
-    return (rowCount ?? 0) > 0;
+    return rows[0].n > 0;
   }
 }

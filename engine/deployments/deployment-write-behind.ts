@@ -6,9 +6,10 @@ import type { StoredSnapshot } from '../charger/charger-snapshots.ts';
 import { BatchWriter } from '../platform/db/batch-writer.ts';
 import type { Database } from '../platform/db/database.ts';
 import type { Logger } from '../platform/log/logger.ts';
+import type { CountedCharger, StageEventRetention } from './stage-event-retention.ts';
 
 /** What the writer needs of a running charger. */
-export interface PersistedCharger {
+export interface PersistedCharger extends CountedCharger {
   deploymentId: string;
   orgId: string;
   locationId: string | null;
@@ -37,6 +38,7 @@ export class DeploymentWriteBehind {
   constructor(
     private readonly db: Database,
     log: Logger,
+    private readonly retention?: Pick<StageEventRetention, 'counted'>,
     intervalMs = 250,
   ) {
     this.#batch = new BatchWriter({
@@ -62,6 +64,7 @@ export class DeploymentWriteBehind {
       deploymentId: charger.deploymentId,
       locationId: charger.locationId,
     });
+    this.retention?.counted(charger);
     this.changed(charger);
   }
 

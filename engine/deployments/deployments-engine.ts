@@ -17,12 +17,15 @@ import { DeploymentService } from './deployment-service.ts';
 import { DeploymentWriteBehind } from './deployment-write-behind.ts';
 import { JobStore } from './job-store.ts';
 import { StageEventStore } from './stage-event-store.ts';
+import { StageEventRetention } from './stage-event-retention.ts';
 import type { FleetNode } from './fleet-placement.ts';
 
 export interface DeploymentsEngine {
   service: DeploymentService;
   store: DeploymentStore;
   events: StageEventStore;
+  /** Pruning of the stage events by count per charger and by age (once a minute). */
+  eventRetention: StageEventRetention;
   host: ChargerHost;
   /** Sealed credentials of the chargers, per connection attempt (the seam for credential changes). */
   credentials: ChargerCredentials;
@@ -51,7 +54,9 @@ export function createDeploymentsEngine(platform: Platform, deps: DeploymentsEng
   const log = platform.log.child({ area: 'deployments' });
   const store = new DeploymentStore(db);
   const jobs = new JobStore(db, platform.node.id);
-  const writer = new DeploymentWriteBehind(db, log);
+  const events = new StageEventStore(db);
+  const eventRetention = new StageEventRetention({ store: events, log, ...config.stageEvents });
+  const writer = new DeploymentWriteBehind(db, log, eventRetention);
   const inspector: ChargerInspector | undefined = config.inspect
     ? createChargerInspector(config.inspect, log)
     : undefined;
@@ -98,7 +103,8 @@ export function createDeploymentsEngine(platform: Platform, deps: DeploymentsEng
   return {
     service,
     store,
-    events: new StageEventStore(db),
+    events,
+    eventRetention,
     host,
     credentials,
     cluster,
@@ -115,6 +121,7 @@ export function createDeploymentsEngine(platform: Platform, deps: DeploymentsEng
       closing ??= (async () => {
         await service.runner.close();
         await host.close();
+        await eventRetention.close();
         // Snapshots written: the leases go, and the other nodes claim the chargers at once.
         await cluster.leave();
         inspector?.close();

@@ -1,4 +1,5 @@
-// E10 reads of the stage-event log: newest first, filtered in SQL, bounded by `limit`.
+// E10 reads of the stage-event log: newest first, filtered in SQL, bounded by `limit`; and its
+// retention (engine/deployments/stage-event-retention.ts).
 import type { StageEvent } from '../../actors/charger/charger-ports.ts';
 import type { Queryable } from '../platform/db/database.ts';
 
@@ -44,5 +45,28 @@ export class StageEventStore {
       if (r.hint !== null) e.hint = r.hint;
       return e;
     });
+  }
+
+  /** Keeps the newest `max` events of each of these deployments; answers how many went. */
+  async pruneCount(deploymentIds: readonly string[], max: number): Promise<number> {
+    if (deploymentIds.length === 0) return 0;
+    const { rowCount } = await this.db.query(
+      `DELETE FROM evc_stage_events e
+       USING (SELECT k.dep, (SELECT x.id FROM evc_stage_events x WHERE x.deployment_id = k.dep
+                             ORDER BY x.id DESC OFFSET $2 LIMIT 1) AS cutoff
+              FROM unnest($1::uuid[]) AS k(dep)) c
+       WHERE e.deployment_id = c.dep AND c.cutoff IS NOT NULL AND e.id <= c.cutoff`,
+      [deploymentIds, max],
+    );
+    return rowCount ?? 0;
+  }
+
+  /** Drops every event older than the retention. */
+  async pruneAge(hours: number): Promise<number> {
+    const { rowCount } = await this.db.query(
+      'DELETE FROM evc_stage_events WHERE at < now() - make_interval(hours => $1)',
+      [hours],
+    );
+    return rowCount ?? 0;
   }
 }

@@ -120,6 +120,10 @@ test('E7 with every charger failing still answers 202 and creates a location tha
   assert.match(res.body.detail, /0 chargers are being deployed.*2 chargers cannot be deployed/);
   const locationId = res.body.location_id;
   assert.equal((await deploymentsOf(as, locationId)).length, 2);
+  await eventually(
+    () => eventsOf(as, 'NONE-001', '&outcome=failed'),
+    (ev) => ev.length > 0,
+  );
   const del = await as('DELETE', `/evcharger/location?location_id=${locationId}`);
   assert.equal(del.status, 204);
   assert.equal(
@@ -127,6 +131,7 @@ test('E7 with every charger failing still answers 202 and creates a location tha
     0,
     'the failures went with the location',
   );
+  assert.deepEqual(await eventsOf(as, 'NONE-001'), [], 'and their stage events');
 });
 
 test('the list shows the code and hint of a running charger that failed to connect', async () => {

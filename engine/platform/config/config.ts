@@ -78,6 +78,8 @@ const envSchema = z.object({
   OCPP_LOG: z.enum(['on', 'off']).default('on'),
   OCPP_LOG_RETENTION_HOURS: intFrom(24, 1),
   OCPP_LOG_MAX_PER_CHARGER: intFrom(1000, 1),
+  STAGE_EVENTS_RETENTION_HOURS: intFrom(168, 1),
+  STAGE_EVENTS_MAX_PER_CHARGER: intFrom(1000, 1),
   INSPECT_URL: optionalString.pipe(
     z
       .string()
@@ -134,6 +136,7 @@ export type Config = {
   inspect?: { identities: '*' | string[]; url: string };
   /** The OCPP message log: on or off (the largest load tests), kept this many hours and rows per charger. */
   ocppLog: { enabled: boolean; retentionHours: number; maxPerCharger: number };
+  stageEvents: { retentionHours: number; maxPerCharger: number };
   /** Several nodes: a charger lease lasts this long unless renewed (every third of it); `api`, `engine` or `all`. */
   cluster: { leaseTtlSeconds: number; role: 'api' | 'engine' | 'all' };
   /** The only hosts firmware downloads and log uploads reach; unset: any. */
@@ -199,6 +202,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       enabled: e.OCPP_LOG === 'on',
       retentionHours: e.OCPP_LOG_RETENTION_HOURS,
       maxPerCharger: e.OCPP_LOG_MAX_PER_CHARGER,
+    },
+    stageEvents: {
+      retentionHours: e.STAGE_EVENTS_RETENTION_HOURS,
+      maxPerCharger: e.STAGE_EVENTS_MAX_PER_CHARGER,
     },
     cluster: { leaseTtlSeconds: e.LEASE_TTL_SECONDS, role: e.NODE_ROLE },
     ...(e.TRANSFER_ALLOWED_HOSTS ? { transferAllowedHosts: e.TRANSFER_ALLOWED_HOSTS } : {}),
