@@ -2,6 +2,9 @@
 // retention (engine/deployments/stage-event-retention.ts).
 import type { StageEvent } from '../../actors/charger/charger-ports.ts';
 import type { Queryable } from '../platform/db/database.ts';
+import { dropOlderThan, keepNewest, type LogTable } from '../platform/db/retention.ts';
+
+const STAGE_EVENTS: LogTable = { table: 'evc_stage_events', owner: 'deployment_id' };
 
 export type OutcomeFilter = 'failed' | 'stuck' | 'recovered' | 'alerts' | 'all';
 
@@ -47,26 +50,13 @@ export class StageEventStore {
     });
   }
 
-  /** Keeps the newest `max` events of each of these deployments; answers how many went. */
-  async pruneCount(deploymentIds: readonly string[], max: number): Promise<number> {
-    if (deploymentIds.length === 0) return 0;
-    const { rowCount } = await this.db.query(
-      `DELETE FROM evc_stage_events e
-       USING (SELECT k.dep, (SELECT x.id FROM evc_stage_events x WHERE x.deployment_id = k.dep
-                             ORDER BY x.id DESC OFFSET $2 LIMIT 1) AS cutoff
-              FROM unnest($1::uuid[]) AS k(dep)) c
-       WHERE e.deployment_id = c.dep AND c.cutoff IS NOT NULL AND e.id <= c.cutoff`,
-      [deploymentIds, max],
-    );
-    return rowCount ?? 0;
+  /** Keeps the newest `max` events of each of these deployments. */
+  pruneCount(deploymentIds: readonly string[], max: number): Promise<number> {
+    return keepNewest(this.db, STAGE_EVENTS, deploymentIds, max);
   }
 
   /** Drops every event older than the retention. */
-  async pruneAge(hours: number): Promise<number> {
-    const { rowCount } = await this.db.query(
-      'DELETE FROM evc_stage_events WHERE at < now() - make_interval(hours => $1)',
-      [hours],
-    );
-    return rowCount ?? 0;
+  pruneAge(hours: number): Promise<number> {
+    return dropOlderThan(this.db, STAGE_EVENTS, hours);
   }
 }

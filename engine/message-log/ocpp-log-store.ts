@@ -1,10 +1,14 @@
 // ocpp_log in PostgreSQL: batched inserts (one statement per chunk of frames, the frames passed as
-// one JSON text so that nothing is escaped per frame), pages newest first, and the two pruning
-// statements. Rows are keyed by the charger's key: a deployment id (virtual charger side) or a
-// charge point's id (built-in central system side). Who may read a key is decided here too.
+// one JSON text so that nothing is escaped per frame), pages newest first, and the pruning
+// (engine/platform/db/retention.ts). Rows are keyed by the charger's key: a deployment id (virtual
+// charger side) or a charge point's id (built-in central system side). Who may read a key is
+// decided here too.
 import type { Queryable } from '../platform/db/database.ts';
+import { dropOlderThan, keepNewest, type LogTable } from '../platform/db/retention.ts';
 import { isUuid } from '../deployments/deployment-store.ts';
 import { itemJson, type LogItemFields } from './log-item.ts';
+
+const OCPP_LOG: LogTable = { table: 'ocpp_log', owner: 'charger_id' };
 
 /** A charger whose log a caller may read. */
 export interface LogOwner {
@@ -122,25 +126,12 @@ export class OcppLogStore {
   }
 
   /** Keeps the newest `max` rows of each of these chargers. */
-  async pruneCount(keys: readonly string[], max: number): Promise<number> {
-    if (keys.length === 0) return 0;
-    const { rowCount } = await this.db.query(
-      `DELETE FROM ocpp_log l
-       USING (SELECT k.key, (SELECT x.id FROM ocpp_log x WHERE x.charger_id = k.key
-                             ORDER BY x.id DESC OFFSET $2 LIMIT 1) AS cutoff
-              FROM unnest($1::uuid[]) AS k(key)) c
-       WHERE l.charger_id = c.key AND c.cutoff IS NOT NULL AND l.id <= c.cutoff`,
-      [keys, max],
-    );
-    return rowCount ?? 0;
+  pruneCount(keys: readonly string[], max: number): Promise<number> {
+    return keepNewest(this.db, OCPP_LOG, keys, max);
   }
 
   /** Drops every row older than the retention. */
-  async pruneAge(hours: number): Promise<number> {
-    const { rowCount } = await this.db.query(
-      'DELETE FROM ocpp_log WHERE at < now() - make_interval(hours => $1)',
-      [hours],
-    );
-    return rowCount ?? 0;
+  pruneAge(hours: number): Promise<number> {
+    return dropOlderThan(this.db, OCPP_LOG, hours);
   }
 }
