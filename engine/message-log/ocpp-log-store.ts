@@ -115,13 +115,17 @@ export class OcppLogStore {
         `{"k":"${e.owner.key}","i":${e.id},"t":${e.at},"d":"${e.direction}","y":${e.type ?? 'null'},` +
         `"m":${str(e.messageId)},"a":${str(e.action)},"e":${str(e.error)},"f":${e.frame}}`,
     );
+    // The brackets go inside the join, which makes one flat string: around it they would make a
+    // cons string that pg flattens into a second copy of every frame (promoted garbage in a boot).
+    rows[0] = `[${rows[0]}`;
+    rows[rows.length - 1] += ']';
     await this.db.query(
       `INSERT INTO ocpp_log (charger_id, id, at, direction, type, message_id, action, frame, error)
        SELECT u.k, u.i, to_timestamp(u.t / 1000.0), u.d, u.y, u.m, u.a, u.f, u.e
        FROM json_to_recordset($1::json) AS u(k uuid, i bigint, t double precision, d text, y smallint, m text,
          a text, e text, f json)
        ON CONFLICT DO NOTHING`,
-      [`[${rows.join(',')}]`],
+      [rows.join(',')],
     );
   }
 
