@@ -116,15 +116,15 @@ for (const version of VERSIONS)
       for (const m of clock()) assert.match(m.params.meterValue[0].timestamp, /T\d\d:\d\d:\d\d\.000Z$/);
     });
 
-    if (e.v16)
-      test('J01 clock-aligned samples include the main meter (connector 0)', async () => {
-        const id = `${e.tag}-METER-MAIN`;
-        const c = e.deploy(id, { config: { ClockAlignedDataInterval: '1' } });
-        await e.online(c);
-        const main = () => e.received(id, 'MeterValues').filter((m) => m.params.connectorId === 0);
-        await until(() => main().length >= 1, 'a clock-aligned sample of connector 0');
-        assert.equal(main()[0].params.meterValue[0].sampledValue[0].context, 'Sample.Clock');
-      });
+    test(`J01 clock-aligned samples include the main meter (${e.v16 ? 'connector 0' : 'evseId 0'})`, async () => {
+      const id = `${e.tag}-METER-MAIN`;
+      const c = e.deploy(id, { config: { ClockAlignedDataInterval: '1' } });
+      await e.online(c);
+      const main = () =>
+        e.received(id, 'MeterValues').filter((m) => (e.v16 ? m.params.connectorId : m.params.evseId) === 0);
+      await until(() => main().length >= 1, 'a clock-aligned sample of the main meter');
+      assert.equal(main()[0].params.meterValue[0].sampledValue[0].context, 'Sample.Clock');
+    });
 
     test(`the end message carries the readings kept during the session (${e.v16 ? 'StopTxnSampledData, StopTxnAlignedData' : 'TxEndedMeasurands of SampledDataCtrlr and AlignedDataCtrlr'}), then the end reading`, async () => {
       const id = `${e.tag}-METER-ENDED`;

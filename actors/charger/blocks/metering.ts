@@ -66,8 +66,7 @@ export function alignedDue(s: Step): void {
       bumpSeq(s, c.id);
     }
   }
-  const main = s.wire.mainMeterValues(s.ctx, at);
-  if (main) s.call(main);
+  s.call(s.wire.mainMeterValues(s.ctx, at));
   scheduleAligned(s);
 }
 

@@ -109,8 +109,8 @@ export interface OcppWire {
   settings: readonly string[];
   /** The settings whose intervals pace the end message's samples (blocks/metering.ts). */
   txEndedIntervals: { sampled: string; aligned: string };
-  /** A clock-aligned sample of the charger's main meter (1.6 connector 0); undefined when the version sends none. */
-  mainMeterValues(ctx: ChargerContext, at: number): OutboundCall | undefined;
+  /** A clock-aligned sample of the charger's main meter (1.6 connector 0, 2.0.1 evseId 0). */
+  mainMeterValues(ctx: ChargerContext, at: number): OutboundCall;
   /** Meter values outside a transaction (TriggerMessage MeterValues; a clock-aligned sample with 'clock'). */
   meterValues(ctx: ChargerContext, c: Connector, at: number, cause?: 'trigger' | 'clock'): OutboundCall;
 

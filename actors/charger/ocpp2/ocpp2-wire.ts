@@ -7,7 +7,13 @@ import type { ChargerContext, Connector, ConnectorStatus } from '../core/context
 import type { ChangeCause, OcppWire, OutboundCall, StartCause, StopCause } from '../core/wire.ts';
 import { READABLE_MEASURANDS, SETTINGS, getSetting } from '../core/settings.ts';
 import { authStatus, bootResult, call, iso } from '../wire/basics.ts';
-import { endSampleValues, measurandMask, meterValue, type WriteReading } from '../wire/sampled-values.ts';
+import {
+  endSampleValues,
+  mainMeterValue,
+  measurandMask,
+  meterValue,
+  type WriteReading,
+} from '../wire/sampled-values.ts';
 import { OCPP2_CALLS } from './ocpp2-calls.ts';
 import { SETTINGS_2, connectorStatus } from './device-model.ts';
 import { PURPOSE_2 } from './ocpp2-names.ts';
@@ -201,8 +207,19 @@ export const ocpp2Wire: OcppWire = {
   measurands: MEASURANDS_2,
   settings: SETTINGS_2,
   txEndedIntervals: { sampled: 'SampledDataTxEndedInterval', aligned: 'AlignedDataTxEndedInterval' },
-  // 2.x has no main meter readings here (evseId 0 is not sent).
-  mainMeterValues: () => undefined,
+  // evseId 0 is the main meter (J01): its clock-aligned readings go with the EVSEs'.
+  mainMeterValues: (ctx, at) =>
+    call('MeterValues', {
+      evseId: 0,
+      meterValue: mainMeterValue(
+        ctx,
+        at,
+        'Sample.Clock',
+        reading2,
+        MASK_2,
+        getSetting(ctx, 'MeterValuesAlignedData') ?? '',
+      ),
+    }),
 
   meterValues: (ctx, c, at, cause = 'trigger') =>
     call('MeterValues', {

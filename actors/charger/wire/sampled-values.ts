@@ -123,11 +123,11 @@ export function meterValue(
   return [{ timestamp: iso(at), sampledValue: readings(ctx, c, at, measurands, context, write, supported) }];
 }
 
-/** Measurands a main meter (1.6 connector 0) has no reading of: what is offered, and an EV's SoC. */
+/** Measurands a main meter (1.6 connector 0, 2.0.1 evseId 0) has no reading of: what is offered, and an EV's SoC. */
 const NOT_MAIN = BIT['Power.Offered'] | BIT['Current.Offered'] | BIT.SoC;
 
 /**
- * The charger's main meter (1.6 connector 0) as one connector: the energy and power of all of
+ * The charger's main meter (1.6 connector 0, 2.0.1 evseId 0) as one connector: the energy and power of all of
  * them (AC: at the grid's voltage; DC: at the nominal DC voltage, no SoC).
  */
 export function mainMeterValue(

@@ -170,6 +170,35 @@ test('ocpp1.6: clock-aligned values include the main meter (connector 0): the en
   h.finish();
 });
 
+test('ocpp2.0.1: clock-aligned values include the main meter (evseId 0) after the EVSEs: energy and power of all', async () => {
+  const h = await charging('ocpp2.0.1', {
+    ClockAlignedDataInterval: '300',
+    MeterValuesAlignedData: `${ENERGY},Power.Active.Import,Power.Offered,SoC`,
+  });
+  minutes(h, 5);
+  // EVSE 1 charges: its sample goes in TransactionEvent MeterValueClock; EVSE 2 and the main meter in MeterValues.
+  assert.equal(
+    h.callsOf('TransactionEvent').filter((c) => c.payload.triggerReason === 'MeterValueClock').length,
+    1,
+  );
+  const clock = h.callsOf('MeterValues');
+  assert.deepEqual(
+    clock.map((c) => c.payload.evseId),
+    [2, 0],
+  );
+  const main = clock[1].payload.meterValue[0];
+  assert.equal(main.sampledValue[0].context, 'Sample.Clock');
+  // What has no meaning for the whole charger (what is offered, an EV's SoC) is not read.
+  assert.deepEqual(
+    main.sampledValue.map((v: any) => [v.measurand, v.value, v.unitOfMeasure.unit]),
+    [
+      [ENERGY, 1833, 'Wh'],
+      ['Power.Active.Import', 22000, 'W'],
+    ],
+  );
+  h.finish();
+});
+
 test('ocpp2.0.1: AlignedDataCtrlr.SendDuringIdle true: no clock-aligned values while a transaction runs, again once none runs', async () => {
   const h = await charging('ocpp2.0.1', {
     ClockAlignedDataInterval: '300',
@@ -187,6 +216,7 @@ test('ocpp2.0.1: AlignedDataCtrlr.SendDuringIdle true: no clock-aligned values w
     [
       [1, '08:10:00'],
       [2, '08:10:00'],
+      [0, '08:10:00'],
     ],
   );
   h.finish();
