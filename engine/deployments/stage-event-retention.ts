@@ -17,23 +17,20 @@ export interface StageEventRetentionOptions {
   log: Logger;
   retentionHours: number;
   maxPerCharger: number;
-  /** How often the pruning runs (default once a minute; 0: only when prune() is called). */
-  pruneMs?: number;
 }
+
+const PRUNE_EVERY_MS = 60_000;
 
 export class StageEventRetention {
   #toPrune = new Set<string>();
   readonly #every: number;
-  readonly #timer: ReturnType<typeof setInterval> | undefined;
+  readonly #timer: ReturnType<typeof setInterval>;
   #pruning: Promise<void> | undefined;
 
   constructor(private readonly opts: StageEventRetentionOptions) {
     this.#every = Math.max(1, Math.floor(opts.maxPerCharger / 10));
-    const every = opts.pruneMs ?? 60_000;
-    if (every > 0) {
-      this.#timer = setInterval(() => void this.prune(), every);
-      this.#timer.unref();
-    }
+    this.#timer = setInterval(() => void this.prune(), PRUNE_EVERY_MS);
+    this.#timer.unref();
   }
 
   /** The charger produced one more stage event. */
