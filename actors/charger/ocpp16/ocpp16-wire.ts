@@ -176,17 +176,7 @@ export const ocpp16Wire: OcppWire = {
 
   // Connector 0 is the main meter: its clock-aligned readings go with the connectors'.
   mainMeterValues: (ctx, at) =>
-    call('MeterValues', {
-      connectorId: 0,
-      meterValue: mainMeterValue(
-        ctx,
-        at,
-        'Sample.Clock',
-        reading16,
-        MASK_16,
-        getSetting(ctx, 'MeterValuesAlignedData') ?? '',
-      ),
-    }),
+    call('MeterValues', { connectorId: 0, meterValue: mainMeterValue(ctx, at, reading16, MASK_16) }),
 
   meterValues: (ctx, c, at, cause = 'trigger') => {
     const sample = SAMPLE[cause]!;

@@ -209,17 +209,7 @@ export const ocpp2Wire: OcppWire = {
   txEndedIntervals: { sampled: 'SampledDataTxEndedInterval', aligned: 'AlignedDataTxEndedInterval' },
   // evseId 0 is the main meter (J01): its clock-aligned readings go with the EVSEs'.
   mainMeterValues: (ctx, at) =>
-    call('MeterValues', {
-      evseId: 0,
-      meterValue: mainMeterValue(
-        ctx,
-        at,
-        'Sample.Clock',
-        reading2,
-        MASK_2,
-        getSetting(ctx, 'MeterValuesAlignedData') ?? '',
-      ),
-    }),
+    call('MeterValues', { evseId: 0, meterValue: mainMeterValue(ctx, at, reading2, MASK_2) }),
 
   meterValues: (ctx, c, at, cause = 'trigger') =>
     call('MeterValues', {

@@ -128,16 +128,9 @@ const NOT_MAIN = BIT['Power.Offered'] | BIT['Current.Offered'] | BIT.SoC;
 
 /**
  * The charger's main meter (1.6 connector 0, 2.0.1 evseId 0) as one connector: the energy and power of all of
- * them (AC: at the grid's voltage; DC: at the nominal DC voltage, no SoC).
+ * them (AC: at the grid's voltage; DC: at the nominal DC voltage, no SoC). It sends clock-aligned readings only.
  */
-export function mainMeterValue(
-  ctx: ChargerContext,
-  at: number,
-  context: string,
-  write: WriteReading,
-  supported: number,
-  measurands: string,
-) {
+export function mainMeterValue(ctx: ChargerContext, at: number, write: WriteReading, supported: number) {
   let wh = 0;
   let w = 0;
   for (const c of ctx.connectors) {
@@ -152,7 +145,8 @@ export function mainMeterValue(
     soc: undefined,
     tx: undefined,
   };
-  return meterValue(ctx, main, at, context, write, supported & ~NOT_MAIN, measurands);
+  const measurands = getSetting(ctx, 'MeterValuesAlignedData') ?? '';
+  return meterValue(ctx, main, at, 'Sample.Clock', write, supported & ~NOT_MAIN, measurands);
 }
 
 /** Width of one kept reading in Transaction.endSamples: kind (0 sampled, 1 clock-aligned), at, Wh, W, SoC (-1: none). */
