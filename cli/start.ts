@@ -4,10 +4,12 @@
 import { isDevAuth, loadConfig, ConfigError } from '../engine/platform/config/config.ts';
 import { createReleasableLogger } from '../engine/platform/log/logger.ts';
 import { startService } from '../api/server.ts';
+import { tuneHeapForChargers } from '../engine/platform/heap-tuning.ts';
 import { packageVersion } from './package-version.ts';
 import { startBanner } from './start-banner.ts';
 
 async function main(): Promise<void> {
+  tuneHeapForChargers();
   let config;
   try {
     config = loadConfig();
