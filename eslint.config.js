@@ -55,7 +55,8 @@ export default tseslint.config(
     // benchmark measure the charger runtime itself, so they may run it (engine/charger) with the
     // charger's public ports (actors/charger/charger-ports.ts), and the message log's cost with the
     // log's standalone form (engine/message-log/standalone.ts), and drive them with generated traffic
-    // (engine/traffic/local-traffic.ts, its config). The scenario CLI runs scenarios through
+    // (engine/traffic/local-traffic.ts, its config), in a process whose heap is tuned as the service's
+    // (engine/platform/heap-tuning.ts). The scenario CLI runs scenarios through
     // the API; it reads the scenario document's schema and the run's result shape (types, no engine).
     files: ['tools/**'],
     rules: {
@@ -65,7 +66,7 @@ export default tseslint.config(
           patterns: [
             {
               regex:
-                '/(engine|actors|api)/(?!server\\.ts$|charger/charger-(runtime|link|ports)\\.ts$|message-log/standalone\\.ts$|traffic/(traffic-config|local-traffic)\\.ts$|scenarios/scenario-(schema|result)\\.ts$|platform/(config/config|log/logger)\\.ts$)',
+                '/(engine|actors|api)/(?!server\\.ts$|charger/charger-(runtime|link|ports)\\.ts$|message-log/standalone\\.ts$|traffic/(traffic-config|local-traffic)\\.ts$|scenarios/scenario-(schema|result)\\.ts$|platform/(config/config|log/logger|heap-tuning)\\.ts$)',
               message: 'tools use the engine as a client: see the exception written in eslint.config.js',
             },
           ],

@@ -3,6 +3,7 @@
 import { parseLoadtestOptions, USAGE, UsageError } from './options.ts';
 import { summaryText } from './report.ts';
 import { reportPaths, runLoadtest, writeReports } from './run.ts';
+import { tuneHeapForChargers } from '../../engine/platform/heap-tuning.ts';
 
 async function main(): Promise<void> {
   let options;
@@ -17,6 +18,8 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
+  // The chargers run here (or in --nodes children) as in the service, with its heap tuning.
+  tuneHeapForChargers();
   const report = await runLoadtest(options, process.stderr);
   const paths = reportPaths(options.reportFile);
   writeReports(report, paths);

@@ -10,6 +10,7 @@ import type { CallOutcome } from '../../protocols/ocpp/index.ts';
 import { LoadMetrics, startSampler, type Sample } from './metrics.ts';
 import type { LoadtestOptions } from './options.ts';
 import { readProcesses } from './process-stats.ts';
+import { tuneHeapForChargers } from '../../engine/platform/heap-tuning.ts';
 import { indexOf, runLocal, type LocalRunResult, type MemoryReading, type PhaseMarks } from './run-local.ts';
 
 type StageItem = Pick<StageEvent, 'identity' | 'stage' | 'outcome' | 'code'>;
@@ -184,6 +185,7 @@ async function runNode(args: NodeArgs, send: (m: FromNode) => void): Promise<Nod
 if (process.send && process.argv[1] === fileURLToPath(import.meta.url)) {
   const send = (m: FromNode) => new Promise<void>((resolve) => process.send!(m, () => resolve()));
   process.on('disconnect', () => process.exit(0));
+  tuneHeapForChargers();
   runNode(JSON.parse(process.argv[2]) as NodeArgs, (m) => void send(m)).then(
     (result) => send({ type: 'result', result }).then(() => process.exit(0)),
     (error: Error) => send({ type: 'failed', message: error.message }).then(() => process.exit(1)),
