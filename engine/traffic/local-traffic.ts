@@ -22,6 +22,8 @@ export function startLocalTraffic(
   actors: ChargerActor[],
   identities: string[],
   connectors: number,
+  /** The fleet index of `identities[0]`, when this process runs one slice of a fleet. */
+  firstIndex = 0,
 ): LocalTraffic {
   let sessions = 0;
   let problems = 0;
@@ -29,6 +31,7 @@ export function startLocalTraffic(
     key: String(i),
     identity,
     connectors,
+    index: firstIndex + i,
   }));
   const run = new TrafficRun(config, chargers, async (charger, type, payload) => {
     const actor = actors[Number(charger.key)];

@@ -18,6 +18,11 @@ export interface TrafficCharger {
   key: string;
   identity: string;
   connectors: number;
+  /**
+   * Its place in the whole fleet, which picks its random streams (default: its place in this
+   * run), so a fleet split over several runs draws the same sessions as one run over all of it.
+   */
+  index?: number;
 }
 
 /** Where commands go (the command bus in the service; a recorder in a unit test). */
@@ -164,8 +169,13 @@ export class TrafficRun {
   #stream(charger: number, connector: number, purpose: number): Random {
     const key = `${charger}:${connector}:${purpose}`;
     let s = this.#streams.get(key);
-    if (!s) this.#streams.set(key, (s = streamOf(this.config.seed, charger, connector, purpose)));
+    if (!s)
+      this.#streams.set(key, (s = streamOf(this.config.seed, this.#indexOf(charger), connector, purpose)));
     return s;
+  }
+
+  #indexOf(charger: number): number {
+    return this.chargers[charger].index ?? charger;
   }
 
   #push(d: Omit<Due, 'seq'>): void {
@@ -255,7 +265,12 @@ export class TrafficRun {
     this.#plugged++;
     this.#counts.sessions_started++;
     const s = live.session;
-    this.sessions.push({ charger: this.chargers[charger].identity, charger_index: charger, connector, ...s });
+    this.sessions.push({
+      charger: this.chargers[charger].identity,
+      charger_index: this.#indexOf(charger),
+      connector,
+      ...s,
+    });
     if (this.sessions.length > KEEP_SESSIONS) this.sessions.shift();
     void this.#command(charger, 'plug-in', {
       connector_id: connector,

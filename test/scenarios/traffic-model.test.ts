@@ -12,12 +12,12 @@ const CHARGERS: TrafficCharger[] = [0, 1, 2, 3].map((i) => ({
 const DAY = 86_400;
 
 /** Runs `days` simulated days; returns every command sent, in order. */
-function commandsOf(input: Record<string, unknown>, days = 3) {
+function commandsOf(input: Record<string, unknown>, days = 3, chargers = CHARGERS) {
   const sent: Array<[string, string, unknown]> = [];
   let now = 0;
   const run = new TrafficRun(
     trafficConfig.parse(input),
-    CHARGERS,
+    chargers,
     async (c, type, payload) => void sent.push([c.identity, type, payload]),
     () => now,
   );
@@ -33,6 +33,29 @@ test('the same seed gives the same sessions, command for command', () => {
   assert.ok(a.run.sessions.length > 20, `${a.run.sessions.length} sessions`);
   assert.deepEqual(a.run.sessions, b.run.sessions);
   assert.deepEqual(a.sent, b.sent);
+});
+
+test('a fleet split over two runs, each charger given its fleet index, draws the sessions of one run', () => {
+  const config = { seed: 9, fault_rate_per_hour: 0.2, drop_rate_per_hour: 0.2, warm_start: true };
+  const whole = commandsOf(config);
+  const first = commandsOf(config, 3, CHARGERS.slice(0, 2));
+  const second = commandsOf(
+    config,
+    3,
+    CHARGERS.slice(2).map((c, i) => ({ ...c, index: 2 + i })),
+  );
+  const byCharger = (sent: Array<[string, string, unknown]>, identity: string) =>
+    sent.filter(([id]) => id === identity);
+  for (const c of CHARGERS.slice(2)) {
+    const split = byCharger(second.sent, c.identity);
+    assert.ok(split.length > 10, `${c.identity}: ${split.length} commands`);
+    assert.deepEqual(split, byCharger(whole.sent, c.identity));
+  }
+  const key = (s: { charger_index: number; connector: number; arrive: number }) =>
+    `${s.charger_index}:${s.connector}:${s.arrive}`;
+  const sorted = <T extends { charger_index: number; connector: number; arrive: number }>(l: T[]) =>
+    [...l].sort((a, b) => key(a).localeCompare(key(b)));
+  assert.deepEqual(sorted([...first.run.sessions, ...second.run.sessions]), sorted(whole.run.sessions));
 });
 
 test('another seed gives other sessions', () => {

@@ -250,7 +250,7 @@ export async function runLocal(options: LoadtestOptions, hooks: LocalRunHooks): 
   if (trafficConfig && remaining() > 0) {
     marks.sessionsStartedAt = metrics.now();
     const identities = Array.from({ length: next }, (_, i) => identityOf(first + i));
-    traffic = startLocalTraffic(trafficConfig, actors, identities, LOADTEST_MODEL.connector_count);
+    traffic = startLocalTraffic(trafficConfig, actors, identities, LOADTEST_MODEL.connector_count, first);
     await sleep(Math.min(60_000, Math.max(0, remaining())));
   }
   const charging = trafficConfig ? [] : chargingIndexes(next, options.chargingShare);

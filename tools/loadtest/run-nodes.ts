@@ -11,7 +11,14 @@ import { LoadMetrics, startSampler, type Sample } from './metrics.ts';
 import type { LoadtestOptions } from './options.ts';
 import { readProcesses } from './process-stats.ts';
 import { tuneHeapForChargers } from '../../engine/platform/heap-tuning.ts';
-import { indexOf, runLocal, type LocalRunResult, type MemoryReading, type PhaseMarks } from './run-local.ts';
+import {
+  indexOf,
+  runLocal,
+  type LocalRunResult,
+  type MemoryReading,
+  type PhaseMarks,
+  type TrafficFigures,
+} from './run-local.ts';
 
 type StageItem = Pick<StageEvent, 'identity' | 'stage' | 'outcome' | 'code'>;
 type CallItem = [action: string, ms: number, outcome: CallOutcome];
@@ -138,6 +145,24 @@ function combine(metrics: LoadMetrics, results: NodeResult[], endAt: number): Lo
     steadyCpu: results.every((r) => r.steadyCpu !== null) ? round1(sum((r) => r.steadyCpu!)) : null,
     totalCpu: round1(sum((r) => r.totalCpu)),
     nodes: results.length,
+    traffic: combineTraffic(results.map((r) => r.traffic ?? null)),
+  };
+}
+
+/** --traffic: each node ran the traffic of its slice; the fleet's is their sum. */
+function combineTraffic(parts: Array<TrafficFigures | null>): TrafficFigures | null {
+  if (parts.some((t) => t === null)) return null;
+  const all = parts as TrafficFigures[];
+  const sum = (pick: (t: TrafficFigures) => number) => all.reduce((a, t) => a + pick(t), 0);
+  return {
+    seed: all[0].seed,
+    arrivalsPerHour: all[0].arrivalsPerHour,
+    sessionsStarted: sum((t) => t.sessionsStarted),
+    activeAtSteady: all.every((t) => t.activeAtSteady !== null) ? sum((t) => t.activeAtSteady!) : null,
+    activeAtEnd: sum((t) => t.activeAtEnd),
+    faults: sum((t) => t.faults),
+    drops: sum((t) => t.drops),
+    commandsFailed: sum((t) => t.commandsFailed),
   };
 }
 
