@@ -1,7 +1,8 @@
 // `npm run loadtest -- --via-api`: the chargers are deployed through the service's own API (E7)
 // against the reference central system, followed through GET /evcharger/deployments, and the
-// locations deleted at the end. The report says what ran: no sessions, and the service's own
-// memory and CPU, read by its pid (here the service runs in the test's process).
+// locations deleted at the end. The report says what ran: no sessions (or with --traffic, the
+// service's own traffic runs), and the service's own memory and CPU, read by its pid (here the
+// service runs in the test's process).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MODE, startTestService, type TestService } from '../support/service.ts';
@@ -57,6 +58,38 @@ test(`--via-api: 30 chargers deployed through E7 all come online at the referenc
   // The locations were deleted at the end.
   const left = await svc.request('GET', '/evcharger/deployments', { token });
   assert.deepEqual(left.body.items, []);
+});
+
+test(`--via-api --traffic: the service's generated traffic runs on the deployed location, its sessions start and stop once at the central system (${MODE})`, async () => {
+  const token = await svc.token('org-loadtest-traffic');
+  const options = parseLoadtestOptions(
+    ['--via-api', svc.url, '--chargers', '60', '--duration', '22', '--ocpp', 'mix',
+      '--traffic', '5', '--charging-share', '0.5'],
+    { TOKEN: token },
+  ); // prettier-ignore
+  const progress: string[] = [];
+  const report = await runLoadtest(options, { isTTY: false, write: (s) => progress.push(s) });
+  assert.equal(report.online.reached, 60, progress.join(''));
+  const cs = report.centralSystem!;
+  assert.equal(cs.schemaErrors, 0, cs.schemaErrorSamples.join('\n'));
+  const traffic = report.traffic!;
+  assert.equal(traffic.seed, 5);
+  assert.ok(traffic.sessionsStarted > 0, JSON.stringify(traffic));
+  assert.equal(traffic.commandsFailed, 0);
+  assert.ok(report.transactions.sessions > 0, 'the sessions reached the central system as transactions');
+  assert.ok(traffic.sessionsStarted >= report.transactions.sessions, 'every transaction had its EV plug in');
+  assert.equal(cs.transactions.open, 0, 'every transaction was stopped when the traffic stopped');
+  assert.equal(report.transactions.lost, 0);
+  assert.equal(report.transactions.duplicated, 0);
+  assert.match(
+    summaryText(report),
+    /generated traffic \(POST \/traffic-runs, seed 5 \+ the location's index\), 50 % charging/,
+  );
+  // One run on the one location, with the seed asked for, stopped at the end.
+  const runs = await svc.request('GET', '/traffic-runs', { token });
+  assert.equal(runs.body.items.length, 1, JSON.stringify(runs.body));
+  assert.equal(runs.body.items[0].config.seed, 5);
+  assert.notEqual(runs.body.items[0].stopped_at, null);
 });
 
 test(`--via-api counts a boot through the fleet summary once a second and reads the deployment lists only every 5 s until all are online (${MODE})`, async () => {

@@ -74,6 +74,8 @@ export const USAGE = `Usage: npm run loadtest -- [options]
   --traffic SEED            sessions from generated traffic with this seed (EV arrivals, dwell
                             times, tokens, faults, drops) keeping --charging-share of the
                             chargers charging on average, instead of that share plugging in once
+                            (with --nodes, each charger draws the sessions it would in one process;
+                            with --via-api, the service's traffic runs, one per location)
   -h, --help                this text
 `;
 
@@ -233,11 +235,6 @@ export function parseLoadtestOptions(
       (n) => Number.isInteger(n) && n >= 0 && n <= 2 ** 31,
       'a seed: a whole number from 0 to 2147483648',
     );
-    if (options.viaApi)
-      throw new UsageError(
-        '--traffic applies to chargers run here; the service runs traffic through its API',
-      );
-    if (options.nodes > 1) throw new UsageError('--traffic runs in one process: use it without --nodes');
   }
   if (options.ocppLog === 'on') {
     if (options.viaApi)

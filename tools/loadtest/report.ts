@@ -281,8 +281,12 @@ export function summaryText(r: LoadtestReport): string {
     `Load test: ${r.chargers} chargers (${o.ocpp}), ramp ${o.ramp === 0 ? 'unlimited' : `${o.ramp}/s`}, ` +
       `${o.durationSec} s, ` +
       (r.mode === 'via-api'
-        ? `deployed through ${o.viaApi} (POST /evcharger/location) and followed once a second; no sessions, ` +
-          `heartbeat as the central system answers`
+        ? `deployed through ${o.viaApi} (POST /evcharger/location) and followed once a second; ` +
+          (o.traffic === undefined
+            ? 'no sessions'
+            : `the service's generated traffic (POST /traffic-runs, seed ${o.traffic} + the location's index), ` +
+              `${Math.round(o.chargingShare * 100)} % charging on average`) +
+          `, heartbeat as the central system answers`
         : (o.traffic === undefined
             ? `${Math.round(o.chargingShare * 100)} % charging`
             : `generated traffic (seed ${o.traffic}), ${Math.round(o.chargingShare * 100)} % charging on average`) +

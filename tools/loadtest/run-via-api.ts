@@ -8,12 +8,17 @@
 // deleted (E8). Round trips are not visible from here (they happen inside the service); the
 // central system's counts are, when it is the reference one. The service's own RSS and CPU are
 // read from /proc by its pid (--service-pid, or the process listening on the API's port here).
+// With --traffic the sessions come from the service's generated traffic (via-api-traffic.ts), and
+// the transactions they carried from the reference central system's ledger.
 import { LoadMetrics, type Sample } from './metrics.ts';
 import type { LoadtestOptions } from './options.ts';
 import { identityOf, indexOf, type LocalRunResult, type PhaseMarks } from './run-local.ts';
 import type { Stage, StageOutcome } from '../../actors/charger/charger-ports.ts';
 import { cpuPercentBetween, findListenerPid, readProcess, type ProcessReading } from './process-stats.ts';
 import { firstCatalogModel, serviceApi } from './service-api.ts';
+import type { ReferenceCsmsStats } from '../reference-csms/reference-csms.ts';
+import { startApiTraffic, type ApiTraffic } from './via-api-traffic.ts';
+import type { TrafficFigures } from './run-result.ts';
 
 const LOCATION_MAX = 1000;
 const PAGE = 500;
@@ -30,12 +35,14 @@ export interface ViaApiHooks {
   csmsUrl: string;
   onSample?: (sample: Sample) => void;
   fetch?: typeof fetch;
+  /** The reference central system's counts (its transaction ledger), when it is the one in use. */
+  csmsStats?: () => Promise<ReferenceCsmsStats>;
 }
 
 export async function runViaApi(options: LoadtestOptions, hooks: ViaApiHooks): Promise<LocalRunResult> {
   const base = options.viaApi!;
   const call = serviceApi(base, options.token, hooks.fetch);
-  const { brand, model } = await firstCatalogModel(call);
+  const { brand, model, connectors } = await firstCatalogModel(call);
 
   const N = options.chargers;
   const metrics = new LoadMetrics(N, indexOf);
@@ -162,15 +169,27 @@ export async function runViaApi(options: LoadtestOptions, hooks: ViaApiHooks): P
     idle = service();
     if (idle) marks.idleMeasuredAt = metrics.now();
   }
+  // Generated traffic: the sessions in progress at its warm start plug in during its first minute.
+  let traffic: ApiTraffic | null = null;
+  if (options.traffic !== undefined && remaining() > 0) {
+    marks.sessionsStartedAt = metrics.now();
+    traffic = await startApiTraffic(call, locations, options.traffic, options.chargingShare, connectors);
+    await sleep(Math.min(65_000, remaining()));
+  }
   let steadyFrom: { reading: ProcessReading | null; at: number } | null = null;
+  let activeAtSteady: number | null = null;
   if (remaining() > 0) {
     marks.steadyFrom = metrics.now();
     steadyFrom = { reading: service(), at: performance.now() };
+    activeAtSteady = traffic && (await traffic.active());
     await sleep(remaining());
   }
   const end = service();
   clearInterval(ticker);
   await polling;
+  // The EVs leave; the chargers' stops reach the central system before the locations go.
+  const trafficFigures: TrafficFigures | null = traffic && (await traffic.stop(activeAtSteady));
+  const ledger = traffic && hooks.csmsStats ? await stopsDelivered(hooks.csmsStats) : null;
   for (const location of locations)
     await call('DELETE', `/evcharger/location?location_id=${encodeURIComponent(location)}`);
   process.stdout.write(`${describeE7(e7)}\n`);
@@ -192,12 +211,25 @@ export async function runViaApi(options: LoadtestOptions, hooks: ViaApiHooks): P
     warmupChargers: 0,
     peakRss,
     endRss: end?.rss ?? null,
-    sessions: 0,
-    sessionsStopped: 0,
+    // Without a ledger (--csms) the sessions the chargers carried are not visible from here.
+    sessions: ledger?.started ?? 0,
+    sessionsStopped: ledger ? ledger.started - ledger.open : 0,
     steadyCpu,
     totalCpu,
     servicePid: pid,
+    traffic: trafficFigures,
   };
+}
+
+/** The ledger once no transaction is open at the central system, or after 30 s. */
+async function stopsDelivered(stats: () => Promise<ReferenceCsmsStats>) {
+  const deadline = performance.now() + 30_000;
+  let tx = (await stats()).transactions;
+  while (tx.open > 0 && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    tx = (await stats()).transactions;
+  }
+  return tx;
 }
 
 /** The pid of the service when its API listens on this machine; null otherwise. */

@@ -78,7 +78,12 @@ export async function runLoadtest(options: LoadtestOptions, out: ProgressOutput)
   const urls = options.csmsUrl ? [options.csmsUrl] : csmsList.map((c) => c.url);
   const progress = progressPrinter(out, options.chargers);
   try {
-    const hooks = { csmsUrl: urls[0], csmsUrls: urls, onSample: progress.onSample };
+    const hooks = {
+      csmsUrl: urls[0],
+      csmsUrls: urls,
+      onSample: progress.onSample,
+      csmsStats: csmsList.length === 1 ? () => csmsList[0].stats() : undefined,
+    };
     const run = options.viaApi
       ? await runViaApi(options, hooks)
       : options.nodes > 1

@@ -17,12 +17,14 @@ export function serviceApi(base: string, token: string | undefined, doFetch: typ
   };
 }
 
-/** A catalog model to deploy: the first model of the first brand. */
-export async function firstCatalogModel(call: ApiCall): Promise<{ brand: string; model: string }> {
-  type Slugs = { data: { slug: string }[] };
+/** A catalog model to deploy: the first model of the first brand, and its connectors (1 if unsaid). */
+export async function firstCatalogModel(
+  call: ApiCall,
+): Promise<{ brand: string; model: string; connectors: number }> {
+  type Slugs = { data: { slug: string; connector_count?: number | null }[] };
   const brand = (await call<Slugs>('GET', '/evcharger/catalog?limit=1')).data[0]?.slug;
   if (!brand) throw new Error('the service catalog has no brand to deploy');
-  const model = (await call<Slugs>('GET', `/evcharger/catalog/${brand}/models?limit=1`)).data[0]?.slug;
+  const model = (await call<Slugs>('GET', `/evcharger/catalog/${brand}/models?limit=1`)).data[0];
   if (!model) throw new Error(`catalog brand ${brand} has no model`);
-  return { brand, model };
+  return { brand, model: model.slug, connectors: model.connector_count ?? 1 };
 }
