@@ -17,12 +17,12 @@ const BUSY = {
   drop_rate_per_hour: 0,
 };
 
-async function location(as: As, prefix: string): Promise<string> {
+async function location(as: As, prefix: string, model = 'abb-terra-ac-wallbox-22'): Promise<string> {
   const res = await as('POST', '/evcharger/location', {
     body: {
       name: prefix,
       ocpp_version: 'ocpp1.6',
-      charger_groups: [{ count: 2, identity_prefix: prefix, model: 'abb-terra-ac-wallbox-22' }],
+      charger_groups: [{ count: 2, identity_prefix: prefix, model }],
     },
   });
   assert.equal(res.status, 202, res.text);
@@ -106,6 +106,21 @@ describe('traffic runs API', () => {
       const res = await b(method, path, method === 'PATCH' ? { body: { speed: 2 } } : {});
       assert.equal(res.status, 404, `${method} ${path}`);
     }
+  });
+
+  test("a run draws sessions on every connector of its chargers' model", async () => {
+    const as = svc.as('org-connectors');
+    const loc = await location(as, 'TRC-', 'abb-terra-184'); // two connectors
+    const run = await as('POST', '/traffic-runs', { body: { location_id: loc, ...BUSY } });
+    assert.equal(run.status, 201, run.text);
+    const sessions = await eventually(
+      async () => (await as('GET', `/traffic-runs/${run.body.traffic_id}/sessions`)).body.items,
+      (items: any[]) => items.length >= 8,
+      30_000,
+    );
+    await as('DELETE', `/traffic-runs/${run.body.traffic_id}`);
+    const connectors = new Set(sessions.map((s: any) => s.connector));
+    assert.deepEqual([...connectors].sort(), [1, 2], JSON.stringify(sessions));
   });
 
   test('only the newest stopped runs are kept: the oldest stopped run is gone after one more', async () => {
