@@ -55,6 +55,7 @@ test(`--via-api: 30 chargers deployed through E7 all come online at the referenc
   assert.match(text, /no sessions/);
   assert.doesNotMatch(text, /% charging/);
   assert.match(text, /service RSS before \/ idle \/ peak +\d+ MB \/ \d+ MB \/ \d+ MB/);
+  assert.match(text, /OCPP message log +the service's own \(OCPP_LOG\)/);
   // The locations were deleted at the end.
   const left = await svc.request('GET', '/evcharger/deployments', { token });
   assert.deepEqual(left.body.items, []);

@@ -378,7 +378,15 @@ export function summaryText(r: LoadtestReport): string {
             ],
           ]
         : []),
-      ['OCPP message log', r.ocppLog.enabled ? `on, ${r.ocppLog.frames ?? '?'} frames written` : 'off'],
+      [
+        'OCPP message log',
+        // Through the API the chargers log as the service is configured, which is not seen from here.
+        r.mode === 'via-api'
+          ? "the service's own (OCPP_LOG)"
+          : r.ocppLog.enabled
+            ? `on, ${r.ocppLog.frames ?? '?'} frames written`
+            : 'off',
+      ],
       [
         'central system CPU whole run (one core)',
         cs?.processCpuMs === undefined
