@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { parseLoadtestOptions } from '../../tools/loadtest/options.ts';
 import { runLoadtest } from '../../tools/loadtest/run.ts';
 import { slicesOf } from '../../tools/loadtest/run-nodes.ts';
-import { summaryText } from '../../tools/loadtest/report.ts';
+import { summaryText } from '../../tools/loadtest/report-text.ts';
 
 test('the fleet is cut into slices as equal as can be, in index order', () => {
   assert.deepEqual(slicesOf(10, 3), [

@@ -14,7 +14,8 @@ import {
 } from '../../tools/loadtest/metrics.ts';
 import { parseLoadtestOptions } from '../../tools/loadtest/options.ts';
 import type { ReferenceCsmsStats } from '../../tools/reference-csms/reference-csms.ts';
-import { buildReport, summaryText } from '../../tools/loadtest/report.ts';
+import { buildReport } from '../../tools/loadtest/report.ts';
+import { summaryText } from '../../tools/loadtest/report-text.ts';
 import {
   lineChart,
   pathOf,

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TrafficRun, type TrafficCharger } from '../../engine/traffic/traffic-run.ts';
 import { parseLoadtestOptions } from '../../tools/loadtest/options.ts';
-import { summaryText } from '../../tools/loadtest/report.ts';
+import { summaryText } from '../../tools/loadtest/report-text.ts';
 import { runLoadtest } from '../../tools/loadtest/run.ts';
 import { loadtestTrafficConfig } from '../../tools/loadtest/traffic.ts';
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { MODE, startTestService, type TestService } from '../support/service.ts';
 import { parseLoadtestOptions } from '../../tools/loadtest/options.ts';
 import { runLoadtest } from '../../tools/loadtest/run.ts';
-import { summaryText } from '../../tools/loadtest/report.ts';
+import { summaryText } from '../../tools/loadtest/report-text.ts';
 import { runViaApi } from '../../tools/loadtest/run-via-api.ts';
 import type { Sample } from '../../tools/loadtest/metrics.ts';
 import type { Stage } from '../../actors/charger/charger-ports.ts';

@@ -1,7 +1,7 @@
 // `npm run loadtest -- [options]`: thousands of virtual chargers against a central system, with a
 // live progress line, a summary table and JSON + HTML reports. See the README, "Load tests".
 import { parseLoadtestOptions, USAGE, UsageError } from './options.ts';
-import { summaryText } from './report.ts';
+import { summaryText } from './report-text.ts';
 import { reportPaths, runLoadtest, writeReports } from './run.ts';
 import { tuneHeapForChargers } from '../../engine/platform/heap-tuning.ts';
 

@@ -4,7 +4,7 @@
 // answered) as a gap, never a line interpolated across it.
 import type { Sample } from './metrics.ts';
 import type { LoadtestReport } from './report.ts';
-import { summaryText } from './report.ts';
+import { summaryText } from './report-text.ts';
 
 const esc = (s: string) =>
   s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
