@@ -30,6 +30,7 @@ export type {
   LinkEvent,
   LinkInput,
   LinkSecurity,
+  RevokedCertificate,
   SecurityRequest,
   SecurityResult,
   CertificateHashData,

@@ -19,7 +19,7 @@ import type { TransferResult } from '../core/transfers.ts';
 import { moveConnector, nextStatus, pending } from '../core/connector-status.ts';
 import { call } from '../wire/basics.ts';
 import { scheduleReboot } from './provisioning.ts';
-import { signingChainProblem } from '../core/signing-chain.ts';
+import { revokedProblem, signingChainProblem } from '../core/signing-chain.ts';
 import { securityEvent } from './security-events.ts';
 import { manufacturerRoots } from './certificates.ts';
 import { hasTransaction } from './transactions.ts';
@@ -94,13 +94,20 @@ const DEFAULT_RETRY_INTERVAL_SEC = 60;
 
 /**
  * L01/L02/L03 and 1.6 UpdateFirmware: a new job replaces a running one (AcceptedCanceled). A
- * signing certificate that does not chain to an installed manufacturer root (when the charger has
- * one) is refused at once (L01.FR.02): InvalidCertificate, and the running job carries on.
+ * signing chain with a certificate a held CRL revokes is refused at once (RevokedCertificate), as
+ * is a signing certificate that does not chain to an installed manufacturer root when the charger
+ * has one (L01.FR.02, InvalidCertificate); either way the running job carries on.
  */
 export function updateFirmware(
   s: Step,
   r: FirmwareRequest,
-): 'Accepted' | 'AcceptedCanceled' | 'InvalidCertificate' {
+): 'Accepted' | 'AcceptedCanceled' | 'InvalidCertificate' | 'RevokedCertificate' {
+  const revoked =
+    r.certificate !== undefined ? revokedProblem(r.certificate, s.ctx.security?.revoked ?? []) : undefined;
+  if (revoked) {
+    securityEvent(s, 'InvalidFirmwareSigningCertificate', revoked);
+    return 'RevokedCertificate';
+  }
   const roots = r.certificate !== undefined ? manufacturerRoots(s) : [];
   const problem = roots.length > 0 ? signingChainProblem(r.certificate!, roots, s.now) : undefined;
   if (problem) {

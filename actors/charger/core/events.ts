@@ -170,6 +170,17 @@ export interface LinkSecurity {
   profile: number;
   password: boolean;
   clientCert: boolean;
+  /** What the certificate revocation lists the charger holds revoke (firmware signers are checked against it). */
+  revoked?: readonly RevokedCertificate[];
+}
+
+/**
+ * A certificate a held CRL revokes: its issuer's name and serial number as @peculiar/x509 writes
+ * them (the serial in hex; compared case-insensitively, without leading zeros).
+ */
+export interface RevokedCertificate {
+  issuer: string;
+  serial: string;
 }
 
 /** What the security block asks of the engine. */
