@@ -7,6 +7,7 @@ import {
   parseCertificates,
   parsePrivateKey,
 } from '../../engine/platform/certificates/pem.ts';
+import { parseCrls } from '../../engine/platform/certificates/crl.ts';
 import {
   ChargerSecurity,
   SECURITY_PROFILES,
@@ -21,8 +22,9 @@ import {
 export const PASSWORD_MIN = 16;
 export const PASSWORD_MAX = 40;
 const PASSWORD_CHARS = /^[A-Za-z0-9*\-_=:+|@.]*$/;
-/** Bounds of the PEM fields (characters): a CA bundle, a chain of a few certificates, one key. */
+/** Bounds of the PEM fields (characters): a CA bundle, a few CRLs, a chain of a few certificates, one key. */
 export const CA_PEM_MAX = 65_536;
+export const CRL_PEM_MAX = 65_536;
 export const CLIENT_CERT_PEM_MAX = 32_768;
 export const CLIENT_KEY_PEM_MAX = 16_384;
 
@@ -43,11 +45,12 @@ function problem(ctx: Ctx, path: string, message: string, type = 'value_error'):
   ctx.addIssue({ code: 'custom', path: [path], message, params: { type } });
 }
 
+// crl_pem at every profile: over TLS it checks the server, at any profile firmware signers.
 const FIELDS_OF: Record<SecurityProfile, readonly string[]> = {
-  0: [],
-  1: ['password'],
-  2: ['password', 'ca_pem'],
-  3: ['ca_pem', 'client_cert_pem', 'client_key_pem'],
+  0: ['crl_pem'],
+  1: ['password', 'crl_pem'],
+  2: ['password', 'ca_pem', 'crl_pem'],
+  3: ['ca_pem', 'crl_pem', 'client_cert_pem', 'client_key_pem'],
 };
 const REQUIRED_OF: Record<SecurityProfile, readonly string[]> = {
   0: [],
@@ -61,11 +64,12 @@ export const chargerSecurity = z
     profile: z.literal(SECURITY_PROFILES),
     password: password.optional(),
     ca_pem: z.string().max(CA_PEM_MAX).optional(),
+    crl_pem: z.string().max(CRL_PEM_MAX).optional(),
     client_cert_pem: z.string().max(CLIENT_CERT_PEM_MAX).optional(),
     client_key_pem: z.string().max(CLIENT_KEY_PEM_MAX).optional(),
   })
   .superRefine((s, ctx) => {
-    const given = (['password', 'ca_pem', 'client_cert_pem', 'client_key_pem'] as const).filter(
+    const given = (['password', 'ca_pem', 'crl_pem', 'client_cert_pem', 'client_key_pem'] as const).filter(
       (f) => s[f] !== undefined,
     );
     for (const f of REQUIRED_OF[s.profile])
@@ -84,6 +88,10 @@ export const chargerSecurity = z
     if (s.ca_pem !== undefined) {
       const cas = parseCertificates(s.ca_pem);
       if (typeof cas === 'string') problem(ctx, 'ca_pem', `ca_pem: ${cas}`);
+    }
+    if (s.crl_pem !== undefined) {
+      const crls = parseCrls(s.crl_pem);
+      if (typeof crls === 'string') problem(ctx, 'crl_pem', `crl_pem: ${crls}`);
     }
     let cert;
     if (s.client_cert_pem !== undefined) {

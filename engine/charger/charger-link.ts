@@ -7,6 +7,7 @@ import type {
   LinkEvent,
   LinkInput,
   LinkSecurity,
+  RevokedCertificate,
   SecurityRequest,
   SecurityResult,
 } from '../../actors/charger/charger-ports.ts';
@@ -29,8 +30,10 @@ export interface ChargerConnectionSettings {
   /** The security profile these settings are for (told to the machine when the link opens). */
   profile?: number;
   password?: string;
-  tls?: { cert?: string; key?: string; ca?: string; rejectUnauthorized?: boolean };
+  tls?: { cert?: string; key?: string; ca?: string; crl?: string; rejectUnauthorized?: boolean };
   localAddress?: string;
+  /** What the charger's CRLs revoke (told to the machine when the link opens: firmware signers). */
+  revoked?: readonly RevokedCertificate[];
 }
 
 /** A lookup may answer now or later (secrets loaded from the database on a cache miss). */
@@ -143,6 +146,7 @@ class Link implements ChargerSocketEvents {
         profile: settings.profile ?? (settings.password !== undefined ? 1 : 0),
         password: settings.password !== undefined,
         clientCert: settings.tls?.cert !== undefined,
+        ...(settings.revoked?.length ? { revoked: settings.revoked } : {}),
       };
     this.rpc = new RpcEndpoint({
       version,

@@ -5,6 +5,7 @@
 import { inspect } from 'node:util';
 import type { ChargerConnectionSettings } from '../charger/charger-runtime.ts';
 import type { SecretBox } from '../platform/secrets/secret-box.ts';
+import { revokedEntries } from '../platform/certificates/crl.ts';
 
 export const SECURITY_PROFILES = [0, 1, 2, 3] as const;
 export type SecurityProfile = (typeof SECURITY_PROFILES)[number];
@@ -15,6 +16,11 @@ export interface ChargerSecrets {
   password?: string;
   /** CA certificates the charger trusts for the server (profiles 2 and 3); default: the system's. */
   ca_pem?: string;
+  /**
+   * Certificate revocation lists the charger holds (any profile; public, kept sealed with the rest):
+   * checked by TLS (profiles 2, 3) and against firmware signing certificates.
+   */
+  crl_pem?: string;
   /** The charger's certificate chain and private key (profile 3). */
   client_cert_pem?: string;
   client_key_pem?: string;
@@ -130,12 +136,15 @@ export function openSecrets(box: SecretBox, orgId: string, identity: string, sea
 export function connectionSettingsOf(s: ChargerSecrets): ChargerConnectionSettings {
   const settings: ChargerConnectionSettings = {};
   if (s.password !== undefined) settings.password = s.password;
-  if (s.ca_pem !== undefined || s.client_cert_pem !== undefined) {
+  if (s.ca_pem !== undefined || s.client_cert_pem !== undefined || s.crl_pem !== undefined) {
     settings.tls = {};
     if (s.ca_pem !== undefined) settings.tls.ca = s.ca_pem;
+    if (s.crl_pem !== undefined) settings.tls.crl = s.crl_pem;
     if (s.client_cert_pem !== undefined) settings.tls.cert = s.client_cert_pem;
     if (s.client_key_pem !== undefined) settings.tls.key = s.client_key_pem;
   }
+  // The machine checks firmware signers against these (plain data, no PEM in its context).
+  if (s.crl_pem !== undefined) settings.revoked = revokedEntries(s.crl_pem);
   return settings;
 }
 

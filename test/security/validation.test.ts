@@ -4,7 +4,11 @@ import assert from 'node:assert/strict';
 import { MODE, startTestService, type TestService, type TestResponse } from '../support/service.ts';
 import { makeTestCertificates, type TestCertificates } from '../protocols/test-certificates.ts';
 import { DUAL_MODEL, type As } from '../deployments/deployment-helpers.ts';
-import { createCertificateRequest } from '../../engine/platform/certificates/x509.ts';
+import {
+  createCertificateAuthority,
+  createCertificateRequest,
+} from '../../engine/platform/certificates/x509.ts';
+import { makeCrl } from '../support/test-crl.ts';
 
 const PASSWORD = 'Sup3r-Secret-Passw0rd';
 const WS = 'ws://127.0.0.1:9/ocpp';
@@ -149,6 +153,33 @@ describe(`E5 / E7 security validation (${MODE})`, () => {
     assert.match(issueAt(bad, 'security', 'client_cert_pem').msg, /does not parse/);
     assert.match(issueAt(bad, 'security', 'client_key_pem').msg, /does not parse/);
     assert.equal(issueAt(bad, 'security', 'client_key_pem').input, '[redacted]');
+  });
+
+  test('crl_pem must hold certificate revocation lists that parse; the input is not echoed', async () => {
+    const notACrl = 'not-a-crl-but-a-Secret-7Qz';
+    const garbage = '-----BEGIN X509 CRL-----\nQUFBQUFBQUFBQUFB\n-----END X509 CRL-----';
+    secrets.push(notACrl, 'QUFBQUFBQUFBQUFB', pemBody(certs.ca));
+    for (const [crl_pem, msg] of [
+      [notACrl, /no PEM certificate revocation list \(-----BEGIN X509 CRL-----\)/],
+      [certs.ca, /no PEM certificate revocation list/],
+      [garbage, /certificate revocation list 1 of the PEM does not parse/],
+    ] as const) {
+      const issue = issueAt(await deploy({ profile: 1, password: PASSWORD, crl_pem }), 'security', 'crl_pem');
+      assert.match(issue.msg, msg);
+      assert.equal(issue.input, '[redacted]');
+    }
+    const bad = await deploy({ profile: 2, password: PASSWORD, crl_pem: garbage }, { ws_url: WSS });
+    issueAt(bad, 'security', 'crl_pem');
+  });
+
+  test('crl_pem is taken at any profile, and reads do not show it', async () => {
+    const ca = await createCertificateAuthority('validation CRL issuer');
+    const crl = await makeCrl(ca, []);
+    const res = await deploy({ profile: 0, crl_pem: `${crl}\n${crl}` }, { identity: 'VAL-CRL-0' });
+    assert.equal(res.status, 201, res.text);
+    const read = await as('GET', `/evcharger/deployments/${res.body.deployment_id}`);
+    assert.deepEqual(read.body.security, { profile: 0, has_password: false, has_client_cert: false });
+    assert.ok(!read.text.includes('X509 CRL'));
   });
 
   test('the key must be the private key of the certificate', async () => {
