@@ -10,8 +10,8 @@ export interface ChargerSocketOptions {
   version: OcppVersion;
   /** Security profile 1/2: HTTP Basic auth with username = identity. */
   password?: string;
-  /** Security profile 3 (client certificate) and custom trust. */
-  tls?: { cert?: string; key?: string; ca?: string; rejectUnauthorized?: boolean };
+  /** Security profile 3 (client certificate), custom trust and revocation lists (`crl`). */
+  tls?: { cert?: string; key?: string; ca?: string; crl?: string; rejectUnauthorized?: boolean };
   /** Keep-alive ping period; 0 disables. No pong within one period terminates the socket. */
   pingIntervalSec?: number;
   /** Default 10000. */
@@ -52,6 +52,21 @@ export function chargerUrl(url: string, identity: string): string {
   return `${url.replace(/\/+$/, '')}/${encodeURIComponent(identity)}`;
 }
 
+// OpenSSL's verdicts when the charger holds CRLs (security.crl_pem): a TLS_ERROR whose hint starts
+// with OpenSSL's code, so a revoked certificate is told apart from an untrusted one at a glance.
+const CRL_HINTS: Record<string, (host: string) => string> = {
+  CERT_REVOKED: (host) =>
+    `a certificate of ${host}'s chain is revoked by a CRL the charger holds (security.crl_pem): the central system must present one that is not revoked`,
+  UNABLE_TO_GET_CRL: (host) =>
+    `the charger holds no CRL of an issuer in ${host}'s certificate chain: with security.crl_pem every certificate of the chain is checked, so give a CRL from each issuer (root and intermediates)`,
+  CRL_HAS_EXPIRED: () => 'a CRL in security.crl_pem is past its nextUpdate: give a current one',
+  CRL_NOT_YET_VALID: () => 'a CRL in security.crl_pem is not valid yet (thisUpdate is in the future)',
+  CRL_SIGNATURE_FAILURE: () =>
+    'a CRL in security.crl_pem is not signed by the key of the CA it names as its issuer',
+  UNABLE_TO_DECRYPT_CRL_SIGNATURE: () =>
+    'a CRL in security.crl_pem is not signed by the key of the CA it names as its issuer',
+};
+
 const TLS_ERROR_CODES = new Set([
   'EPROTO',
   'CERT_HAS_EXPIRED',
@@ -62,6 +77,7 @@ const TLS_ERROR_CODES = new Set([
   'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
   'ERR_TLS_CERT_ALTNAME_INVALID',
+  ...Object.keys(CRL_HINTS),
 ]);
 
 // Hints say what to change through the API: the `security` object of E5 / E7 (docs/security.md).
@@ -102,7 +118,8 @@ const UNTRUSTED = new Set([
 function tlsFailure(code: string, error: Error, opts: ChargerSocketOptions, host: string) {
   const reason = tlsReason(error.message);
   let hint: string;
-  if (UNTRUSTED.has(code))
+  if (CRL_HINTS[code]) hint = `${code}: ${CRL_HINTS[code](host)} (${reason}).`;
+  else if (UNTRUSTED.has(code))
     hint = `The charger does not trust the certificate of ${host} (${reason}): give the CA certificate that signed it as security.ca_pem (profiles 2 and 3).`;
   else if (code === 'ERR_TLS_CERT_ALTNAME_INVALID')
     hint = `The certificate of ${host} is not issued for that host name (${reason}): use a ws_url with a host the certificate names.`;

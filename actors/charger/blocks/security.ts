@@ -175,13 +175,13 @@ export function securityLinkOpened(s: Step, e: ChargerEvent): void {
  * engine, which saw the failure, went back to the previous credentials).
  */
 export function securityConnectFailed(s: Step, e: ChargerEvent): void {
-  // A04: the central system refused the credentials, or its certificate is not trusted.
+  // A04: the central system refused the credentials, or its certificate is not trusted (or revoked).
   if (e.type === 'link.failed' && e.code === 'HTTP_401')
     securityEvent(s, 'FailedToAuthenticateAtCsms', e.hint);
   else if (
     e.type === 'link.failed' &&
     e.code === 'TLS_ERROR' &&
-    /does not trust|not valid now|not issued for/.test(e.hint)
+    /does not trust|not valid now|not issued for|^CERT_REVOKED/.test(e.hint)
   )
     securityEvent(s, 'InvalidCsmsCertificate', e.hint);
   const previous = s.ctx.securityChange;
