@@ -3,7 +3,8 @@
 // Certificates are made by the product's X.509 wrapper (@peculiar/x509).
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { VERSIONS, online, type Harness } from '../charger-harness.ts';
+import { VERSIONS, harness, online, type Harness } from '../charger-harness.ts';
+import { serialOf } from '../../../support/test-crl.ts';
 import {
   createCertificateAuthority,
   issueCertificate,
@@ -96,6 +97,32 @@ for (const version of VERSIONS) {
     });
     assert.deepEqual(h.ctx().certificates, []);
     assert.deepEqual(await signedUpdate(h, signedByOther), { status: 'Accepted' });
+    h.finish();
+  });
+
+  test(`${version}: a signer a held CRL revokes is RevokedCertificate (serials compared without case or leading zeros), after a restore from the snapshot too`, async () => {
+    const h = harness(version, { connect: 'manual', at: Date.now() });
+    h.deploy();
+    // As the engine tells it when the link opens: what the charger's CRLs revoke.
+    const revoked = [{ issuer: 'CN=Someone Else', serial: `00${serialOf(signedByOther).toUpperCase()}` }];
+    h.link.sendBack!({
+      type: 'link.open',
+      security: { profile: 0, password: false, clientCert: false, revoked },
+    });
+    h.tick(0);
+    assert.equal(h.stage(), 'online');
+    assert.deepEqual(await signedUpdate(h, signedByOther), { status: 'RevokedCertificate' });
+    h.tick(0);
+    const [event] = h.callsOf('SecurityEventNotification');
+    assert.equal(event.payload.type, 'InvalidFirmwareSigningCertificate');
+    assert.match(event.payload.techInfo, /CN=EVSim Firmware Signing.*is revoked by a CRL of CN=Someone Else/);
+    assert.equal(h.ctx().firmware, undefined);
+    h.restart();
+    h.link.sendBack!({ type: 'link.open' });
+    h.tick(0);
+    assert.equal(h.stage(), 'online');
+    assert.deepEqual(await signedUpdate(h, signedByOther), { status: 'RevokedCertificate' });
+    assert.deepEqual(await signedUpdate(h, signedByRoot), { status: 'Accepted' });
     h.finish();
   });
 }
