@@ -10,27 +10,14 @@ import { after, before, test } from 'node:test';
 import { VERSIONS, e2eSuite, type Json } from './e2e-suite.ts';
 import { startTransferServer, type TransferServer } from './transfer-server.ts';
 import {
-  certificateHashData,
   createCertificateAuthority,
   issueCertificate,
   type CertificateAuthority,
   type KeyAndCertificate,
 } from '../../engine/platform/certificates/x509.ts';
 import { revokedEntries } from '../../engine/platform/certificates/crl.ts';
-import type { ChargerRuntimeOptions } from '../../engine/charger/charger-runtime.ts';
+import { installs } from './certificate-installs.ts';
 import { makeCrl, serialOf } from '../support/test-crl.ts';
-
-/** The engine's part of InstallCertificate, as its credentials store answers (tested in test/security). */
-const installs: Partial<ChargerRuntimeOptions> = {
-  onSecurityRequest: (_key, request, reply) => {
-    if (request.op === 'install')
-      reply({
-        type: 'security.installed',
-        certificateType: request.certificateType,
-        hashData: certificateHashData(request.pem),
-      });
-  },
-};
 
 const IMAGE = Buffer.from('EVSim firmware image\n'.repeat(100));
 const sign = (signer: KeyAndCertificate) =>

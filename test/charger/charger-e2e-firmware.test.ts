@@ -9,24 +9,8 @@ import { after, before, test } from 'node:test';
 import * as x509 from '@peculiar/x509';
 import { VERSIONS, e2eSuite, type E2e, type Json } from './e2e-suite.ts';
 import { startTransferServer, type TransferServer } from './transfer-server.ts';
-import {
-  certificateHashData,
-  createCertificateAuthority,
-  issueCertificate,
-} from '../../engine/platform/certificates/x509.ts';
-import type { ChargerRuntimeOptions } from '../../engine/charger/charger-runtime.ts';
-
-/** The engine's part of InstallCertificate, as its credentials store answers (tested in test/security). */
-const installs: Partial<ChargerRuntimeOptions> = {
-  onSecurityRequest: (_key, request, reply) => {
-    if (request.op === 'install')
-      reply({
-        type: 'security.installed',
-        certificateType: request.certificateType,
-        hashData: certificateHashData(request.pem),
-      });
-  },
-};
+import { createCertificateAuthority, issueCertificate } from '../../engine/platform/certificates/x509.ts';
+import { installs } from './certificate-installs.ts';
 
 x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
 
