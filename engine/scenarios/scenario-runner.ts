@@ -161,6 +161,7 @@ class ScenarioRun {
         : new ChargerSecurity(given.profile as ChargerSecurity['profile'], {
             ...(given.password !== undefined && { password: given.password }),
             ...(given.ca_pem !== undefined && { ca_pem: given.ca_pem }),
+            ...(given.crl_pem !== undefined && { crl_pem: given.crl_pem }),
             ...(given.client_cert_pem !== undefined && { client_cert_pem: given.client_cert_pem }),
             ...(given.client_key_pem !== undefined && { client_key_pem: given.client_key_pem }),
           });

@@ -3,6 +3,7 @@
 // the published JSON Schema (scenarios/scenario.schema.json, GET /scenarios/schema.json). Every
 // step is an object with exactly one key naming its kind. Strings may hold `${variable}`.
 import { z } from 'zod';
+import { parseCrls } from '../platform/certificates/crl.ts';
 
 const text = (max = 200) => z.string().min(1).max(max);
 const seconds = z.number().positive().max(3600);
@@ -31,6 +32,14 @@ const chargerGroup = z.strictObject({
       profile: z.number().int().min(0).max(3),
       password: text(200).optional(),
       ca_pem: z.string().max(100_000).optional(),
+      crl_pem: z
+        .string()
+        .max(100_000)
+        .refine((pem) => typeof parseCrls(pem) !== 'string', {
+          message: 'not PEM certificate revocation lists (-----BEGIN X509 CRL-----) that parse',
+        })
+        .optional()
+        .describe('Certificate revocation lists the chargers hold (TLS and firmware signers)'),
       client_cert_pem: z.string().max(100_000).optional(),
       client_key_pem: z.string().max(100_000).optional(),
     })

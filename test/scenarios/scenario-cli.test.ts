@@ -2,11 +2,12 @@
 // that name the failed step and the frame.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startStrictCsms, type StrictCsms } from '../support/strict-csms.ts';
 import { main } from '../../tools/scenario/main.ts';
+import { parseOptions } from '../../tools/scenario/options.ts';
 
 describe('npm run scenario', () => {
   let dir: string;
@@ -54,4 +55,24 @@ describe('npm run scenario', () => {
   test('exits 2 for a document that is not a scenario', async () => {
     assert.equal(await main(['package.json']), 2);
   });
+});
+
+test("--crl FILE gives the run's security the file's revocation lists as crl_pem", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'evsim-scenario-crl-'));
+  try {
+    const file = join(dir, 'held.crl');
+    writeFileSync(file, '-----BEGIN X509 CRL-----\n...\n-----END X509 CRL-----\n');
+    const o = parseOptions([
+      's.yaml',
+      '--ws-url',
+      'ws://csms.test/ocpp',
+      '--security-profile',
+      '0',
+      '--crl',
+      file,
+    ]);
+    assert.deepEqual(o.security, { profile: 0, crl_pem: readFileSync(file, 'utf8') });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

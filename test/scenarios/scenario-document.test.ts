@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
 import { loadScenario, problemText } from '../../engine/scenarios/load-scenario.ts';
 import { seededRandom, substitute } from '../../engine/scenarios/scenario-vars.ts';
 import { SCHEMA_FILE, schemaText } from '../../tools/scenario/write-schema.ts';
+import { createCertificateAuthority } from '../../engine/platform/certificates/x509.ts';
+import { makeCrl } from '../support/test-crl.ts';
 
 const problemsOf = (text: string) => {
   const loaded = loadScenario(text);
@@ -74,6 +76,22 @@ steps:
 `),
     ["steps.0.unplug.charger: no charger group 'other'"],
   );
+});
+
+test("a charger group's security holds revocation lists (crl_pem); text that is not one is named", async () => {
+  const crl = await makeCrl(await createCertificateAuthority('evsim scenario CRL CA'), []);
+  const doc = (crlPem: string) =>
+    JSON.stringify({
+      name: 'crl',
+      chargers: [{ id: 'cp', security: { profile: 0, crl_pem: crlPem } }],
+      steps: [{ wait: { seconds: 1 } }],
+    });
+  const loaded = loadScenario(doc(crl));
+  assert.ok('scenario' in loaded);
+  assert.equal(loaded.scenario.chargers[0].security?.crl_pem, crl);
+  const problems = problemsOf(doc('-----BEGIN X509 CRL-----\nnot base64\n-----END X509 CRL-----'));
+  assert.equal(problems.length, 1);
+  assert.match(problems[0], /chargers\.0\.security\.crl_pem.*not PEM certificate revocation lists/);
 });
 
 test('text that is not YAML is refused as such', () => {

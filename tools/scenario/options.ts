@@ -1,6 +1,6 @@
 // The scenario CLI's options:
 //   npm run scenario -- FILE [--ws-url URL] [--security-profile N --password P --ca FILE
-//     --client-cert FILE --client-key FILE] [--csms-hook URL] [--var NAME=VALUE ...] [--seed N]
+//     --crl FILE --client-cert FILE --client-key FILE] [--csms-hook URL] [--var NAME=VALUE ...] [--seed N]
 //     [--junit FILE] [--html FILE] [--json FILE] [--boot-timeout S] [--api URL --token T]
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -10,6 +10,7 @@ export interface SecurityOption {
   profile: number;
   password?: string;
   ca_pem?: string;
+  crl_pem?: string;
   client_cert_pem?: string;
   client_key_pem?: string;
 }
@@ -31,7 +32,8 @@ export interface ScenarioCliOptions {
 
 export const USAGE = `usage: npm run scenario -- FILE [options]
   --ws-url URL            the central system to test (default: the built-in one of an in-process service)
-  --security-profile N    0-3, with --password P (1, 2), --ca FILE (2, 3), --client-cert FILE --client-key FILE (3)
+  --security-profile N    0-3, with --password P (1, 2), --ca FILE (2, 3), --client-cert FILE --client-key FILE (3);
+                          --crl FILE at any profile: revocation lists the chargers hold (TLS, firmware signers)
   --csms-hook URL         POSTed {identity, action, payload} for each csms_call step (external central system)
   --var NAME=VALUE        set a scenario variable (repeatable)
   --seed N                seed of the random choices
@@ -51,6 +53,7 @@ export function parseOptions(argv: string[]): ScenarioCliOptions {
       'security-profile': { type: 'string' },
       password: { type: 'string' },
       ca: { type: 'string' },
+      crl: { type: 'string' },
       'client-cert': { type: 'string' },
       'client-key': { type: 'string' },
       'csms-hook': { type: 'string' },
@@ -87,6 +90,7 @@ export function parseOptions(argv: string[]): ScenarioCliOptions {
           profile,
           ...(values.password !== undefined && { password: values.password }),
           ...(values.ca !== undefined && { ca_pem: readFileSync(values.ca, 'utf8') }),
+          ...(values.crl !== undefined && { crl_pem: readFileSync(values.crl, 'utf8') }),
           ...(values['client-cert'] !== undefined && {
             client_cert_pem: readFileSync(values['client-cert'], 'utf8'),
           }),
