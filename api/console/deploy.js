@@ -12,6 +12,8 @@ function securityOf(f) {
   if (p === 1 || p === 2) s.password = f.password;
   if (p === 2 || p === 3) s.ca_pem = f.ca_pem;
   if (p === 3) Object.assign(s, { client_cert_pem: f.client_cert_pem, client_key_pem: f.client_key_pem });
+  // Revocation lists at any profile (TLS, firmware signers); an empty field sends none.
+  if (f.crl_pem.trim()) s.crl_pem = f.crl_pem;
   return s;
 }
 
@@ -31,6 +33,7 @@ export function DeployForm({ onDeployed }) {
     profile: '',
     password: '',
     ca_pem: '',
+    crl_pem: '',
     client_cert_pem: '',
     client_key_pem: '',
   });
@@ -191,6 +194,7 @@ export function DeployForm({ onDeployed }) {
       ${(p === 1 || p === 2) && html`<label>Password <input name="password" type="password" value=${f.password} onInput=${set('password')} /></label>`}
     </div>
     ${(p === 2 || p === 3) && html`<label>CA (PEM) <textarea name="ca_pem" rows="3" value=${f.ca_pem} onInput=${set('ca_pem')}></textarea></label>`}
+    ${p >= 0 && html`<label>Revocation lists (PEM, optional) <textarea name="crl_pem" rows="3" value=${f.crl_pem} onInput=${set('crl_pem')}></textarea></label>`}
     ${
       p === 3 &&
       html`<label

@@ -8,6 +8,8 @@ import { startTestService, type TestService } from '../support/service.ts';
 import { startStrictCsms, type StrictCsms } from '../support/strict-csms.ts';
 import { DUAL_MODEL } from '../deployments/deployment-helpers.ts';
 import { inBrowser, launch, openPage } from './browser.ts';
+import { createCertificateAuthority, issueCertificate } from '../../engine/platform/certificates/x509.ts';
+import { makeCrl } from '../support/test-crl.ts';
 
 let svc: TestService;
 let csms: StrictCsms;
@@ -122,5 +124,49 @@ test(
     await page.getByText('Deleted.').waitFor();
     const id = new URL(page.url()).hash.split('/').pop();
     assert.equal((await svc.as('org-a')('GET', `/evcharger/deployments/${id}`)).status, 404);
+  }),
+);
+
+test(
+  'revocation lists typed in the deploy form reach the charger: text that is not one is refused naming crl_pem, a real one makes a revoked firmware signer RevokedCertificate',
+  inBrowser(async (t) => {
+    const authority = await createCertificateAuthority('evsim console CRL CA');
+    const signer = await issueCertificate(authority, { commonName: 'EVSim Firmware Signing (revoked)' });
+    const crl = await makeCrl(authority, [signer.certPem]);
+
+    const page = await openPage(browser, t);
+    await page.goto(`${svc.url}/?token=${await svc.token('org-b')}`);
+    await page.getByRole('button', { name: 'Deploy chargers' }).click();
+    await page.locator('select[name="brand"]').selectOption('abb');
+    await page.locator(`select[name="model"] option[value="${DUAL_MODEL}"]`).waitFor({ state: 'attached' });
+    await page.locator('select[name="model"]').selectOption(DUAL_MODEL);
+    await page.locator('input[name="identity"]').fill('UI-CRL');
+    await page.locator('input[name="ws_url"]').fill(csms.url);
+    await page.locator('select[name="ocpp_version"]').selectOption('ocpp2.0.1');
+    await page.locator('select[name="profile"]').selectOption('0');
+    const crlField = page.locator('textarea[name="crl_pem"]');
+    await crlField.fill('-----BEGIN X509 CRL-----\nnot a list\n-----END X509 CRL-----');
+    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    await page
+      .getByTestId('deploy-result')
+      .getByText(/security\.crl_pem/)
+      .waitFor();
+
+    await crlField.fill(crl);
+    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    await page.getByTestId('deploy-result').getByText('Deployed UI-CRL').waitFor();
+    await page.locator('tr[data-identity="UI-CRL"]').getByTestId('stage').getByText('online').waitFor();
+
+    const answer = await csms.call('UI-CRL', 'UpdateFirmware', {
+      requestId: 1,
+      firmware: {
+        location: 'http://127.0.0.1:9/fw/evsim-9.9.9.bin',
+        retrieveDateTime: new Date(Date.now() + 3_600_000).toISOString(),
+        signingCertificate: signer.certPem,
+        signature: 'c2lnbmF0dXJl',
+      },
+    });
+    assert.deepEqual(answer, { status: 'RevokedCertificate' });
+    assert.deepEqual(csms.schemaErrors, []);
   }),
 );
