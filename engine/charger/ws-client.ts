@@ -54,6 +54,8 @@ export function chargerUrl(url: string, identity: string): string {
 
 // OpenSSL's verdicts when the charger holds CRLs (security.crl_pem): a TLS_ERROR whose hint starts
 // with OpenSSL's code, so a revoked certificate is told apart from an untrusted one at a glance.
+const crlNotSigned = () =>
+  'a CRL in security.crl_pem is not signed by the key of the CA it names as its issuer';
 const CRL_HINTS: Record<string, (host: string) => string> = {
   CERT_REVOKED: (host) =>
     `a certificate of ${host}'s chain is revoked by a CRL the charger holds (security.crl_pem): the central system must present one that is not revoked`,
@@ -61,10 +63,8 @@ const CRL_HINTS: Record<string, (host: string) => string> = {
     `the charger holds no CRL of an issuer in ${host}'s certificate chain: with security.crl_pem every certificate of the chain is checked, so give a CRL from each issuer (root and intermediates)`,
   CRL_HAS_EXPIRED: () => 'a CRL in security.crl_pem is past its nextUpdate: give a current one',
   CRL_NOT_YET_VALID: () => 'a CRL in security.crl_pem is not valid yet (thisUpdate is in the future)',
-  CRL_SIGNATURE_FAILURE: () =>
-    'a CRL in security.crl_pem is not signed by the key of the CA it names as its issuer',
-  UNABLE_TO_DECRYPT_CRL_SIGNATURE: () =>
-    'a CRL in security.crl_pem is not signed by the key of the CA it names as its issuer',
+  CRL_SIGNATURE_FAILURE: crlNotSigned,
+  UNABLE_TO_DECRYPT_CRL_SIGNATURE: crlNotSigned,
 };
 
 const TLS_ERROR_CODES = new Set([
