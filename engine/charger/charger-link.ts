@@ -79,6 +79,9 @@ function errorEvent(id: string, error: RpcError | RpcTimeoutError): LinkEvent {
 
 type OcppCall = Extract<LinkCommand, { type: 'ocpp.call' }>;
 
+/** A quiet CALL's failure: the machine asked not to hear it (the frame log and metrics still do). */
+const ignore = () => {};
+
 /**
  * One invocation of the link: the state of one connection attempt and what it owes the machine.
  * A class on purpose: its behaviour lives on the prototype, so a charger pays for its fields, not
@@ -228,7 +231,9 @@ class Link implements ChargerSocketEvents {
 
   call(cmd: OcppCall): void {
     if (!this.rpc) return;
-    this.rpc.call(cmd.action, cmd.payload, cmd.raw ? RAW : undefined).then(
+    const answered = this.rpc.call(cmd.action, cmd.payload, cmd.raw ? RAW : undefined);
+    if (cmd.quiet) return void answered.catch(ignore);
+    answered.then(
       (payload) => this.sendBack({ type: 'ocpp.result', id: cmd.id, payload }),
       (error) => {
         // The connection is going (closed endpoint, socket no longer open): link.closed follows,

@@ -95,8 +95,9 @@ export class InspectionFormatter {
       case 'xstate.init':
         return undefined;
       case 'ocpp.call':
-        calls.set(id, String(e.action));
-        return `-> ${String(e.action)} #${id}${e.raw ? ' (raw)' : ''} ${summarize(e.payload)}`;
+        // A quiet CALL's answer never comes back to the machine: nothing to pair it with.
+        if (!e.quiet) calls.set(id, String(e.action));
+        return `-> ${String(e.action)} #${id}${e.raw ? ' (raw)' : ''}${e.quiet ? ' (quiet)' : ''} ${summarize(e.payload)}`;
       case 'ocpp.result': {
         const action = calls.get(id) ?? '?';
         calls.delete(id);

@@ -180,7 +180,22 @@ export function e2eSuite(
         charger.actor.start();
         return charger;
       },
-      quiet: (c) => c.until(() => Object.keys(c.ctx().calls).length === 0),
+      // Quiet CALLs (StatusNotification, Heartbeat) leave no trace in the machine once sent: count
+      // the machine's CALLs against what the central system received and answered.
+      quiet: async (c) => {
+        await c.until(() => Object.keys(c.ctx().calls).length === 0);
+        return csms.waitFor(() => {
+          const frames = csms.frames
+            .filter((f) => f.identity === c.ctx().identity)
+            .map((f) => ({ outbound: f.outbound, frame: JSON.parse(f.text) as Json[] }));
+          const calls = frames.filter((f) => !f.outbound && f.frame[0] === 2);
+          const answered = new Set(
+            frames.filter((f) => f.outbound && f.frame[0] !== 2).map((f) => f.frame[1]),
+          );
+          const done = calls.length >= c.ctx().nextCallId - 1 && calls.every((f) => answered.has(f.frame[1]));
+          return done || undefined;
+        });
+      },
       online: (c) => c.until(() => c.ctx().stage === 'online', 8000),
       call: (identity, action, params) => csms.call(identity, action, params),
       received,

@@ -52,6 +52,10 @@ export interface ChargerObserver {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** CALLs the chargers sent (a machine counts each, quiet ones too: actors/charger/core/step.ts). */
+const callsSent = (actors: readonly (ChargerActor | undefined)[]): number =>
+  actors.reduce((n, a) => n + (a ? a.getSnapshot().context.nextCallId - 1 : 0), 0);
 const gc = (globalThis as { gc?: () => void }).gc;
 
 /** Memory after full GCs; null when the process was started without --expose-gc. */
@@ -76,6 +80,7 @@ export const WARMUP_CHARGERS = 20;
 async function warmUp(
   runtime: ReturnType<typeof createChargerRuntime>,
   options: LoadtestOptions,
+  answered: () => number,
 ): Promise<void> {
   const csms = await startReferenceCsms({ heartbeatSec: options.heartbeatSec });
   const actors: ChargerActor[] = [];
@@ -92,9 +97,9 @@ async function warmUp(
       actors.push(actor);
     }
     const deadline = performance.now() + 30_000;
-    const idle = (a: ChargerActor) =>
-      a.getSnapshot().context.stage === 'online' && Object.keys(a.getSnapshot().context.calls).length === 0;
-    while (!actors.every(idle) && performance.now() < deadline) await sleep(50);
+    const idle = () =>
+      actors.every((a) => a.getSnapshot().context.stage === 'online') && answered() >= callsSent(actors);
+    while (!idle() && performance.now() < deadline) await sleep(50);
   } finally {
     for (const actor of actors) actor.stop();
     await csms.close();
@@ -132,6 +137,7 @@ export async function runLocal(options: LoadtestOptions, hooks: LocalRunHooks): 
       : undefined;
   // The warm-up's calls and schema errors are not the run's.
   let measuring = false;
+  let answered = 0;
   const log = pino({ level: 'warn' });
   // Log on: every frame captured and written behind to PostgreSQL, as the service does it.
   const ocppLog = options.databaseUrl ? await startStandaloneMessageLog(options.databaseUrl, log) : null;
@@ -140,6 +146,7 @@ export async function runLocal(options: LoadtestOptions, hooks: LocalRunHooks): 
     defaultCsmsUrl: () => hooks.csmsUrl,
     connectionSettings,
     onCallAnswered: (action, ms, outcome) => {
+      answered++;
       if (!measuring) return;
       metrics.onCall(action, ms, outcome);
       observer?.onCall(action, ms, outcome);
@@ -160,7 +167,8 @@ export async function runLocal(options: LoadtestOptions, hooks: LocalRunHooks): 
     ...(options.measurands ? { MeterValuesSampledData: options.measurands } : {}),
   };
   const actors: ChargerActor[] = new Array(N);
-  await warmUp(runtime, options);
+  await warmUp(runtime, options, () => answered);
+  const warmUpAnswered = answered;
   const baseline = await settledMemory();
   await hooks.ready?.();
   measuring = true;
@@ -229,9 +237,15 @@ export async function runLocal(options: LoadtestOptions, hooks: LocalRunHooks): 
   fast = false;
   if (metrics.everOnline === N) marks.allOnline = metrics.timeToOnline(1);
   const quiet = async () => {
-    // Idle = no outstanding CALL on any charger: StatusNotifications after boot answered.
-    while (remaining() > 0 && actors.some((a) => a && Object.keys(a.getSnapshot().context.calls).length > 0))
+    // Idle = every CALL answered (StatusNotifications after boot), or none answered for a second:
+    // a dropped connection's CALLs are never answered.
+    let seen = answered;
+    let stillFor = 0;
+    while (remaining() > 0 && answered - warmUpAnswered < callsSent(actors) && stillFor < 1000) {
       await sleep(100);
+      stillFor = answered === seen ? stillFor + 100 : 0;
+      seen = answered;
+    }
   };
   await quiet();
   let idle: MemoryReading | null = null;

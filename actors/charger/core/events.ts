@@ -55,8 +55,9 @@ export type LinkCommand =
   /**
    * Send an OCPP CALL; answer with ocpp.result / ocpp.error carrying the same id. raw: send the
    * payload exactly as written and accept whatever result comes back (no schema validation; PROXY_CALL).
+   * quiet: the machine wants no answer (core/step.ts, UNHEEDED).
    */
-  | { type: 'ocpp.call'; id: string; action: string; payload: object; raw?: true }
+  | { type: 'ocpp.call'; id: string; action: string; payload: object; raw?: true; quiet?: true }
   /** Simulate a network loss: drop the socket without a close handshake, then report link.closed. */
   | { type: 'link.drop' }
   /** The security block asks the engine (keys, certificates, sealed credentials); answered with a SecurityResult. */

@@ -12,6 +12,14 @@ import { intSetting } from './settings.ts';
 /** Queued transaction messages kept while offline; beyond this the oldest meter sample goes. */
 const OUTBOX_MAX = 200;
 
+/**
+ * CALLs whose answers the charger does nothing with, sent `quiet`: the link keeps their answers
+ * (and failures) to itself. They are most of a fleet's frames (a boot's StatusNotification of
+ * each connector, every heartbeat), and each answer would cost the machine an event and a new
+ * snapshot only to forget the call.
+ */
+const UNHEEDED: ReadonlySet<string> = new Set(['StatusNotification', 'Heartbeat']);
+
 export class Step {
   ctx: ChargerContext;
   readonly sends: LinkCommand[] = [];
@@ -86,6 +94,11 @@ export class Step {
   /** Sends a CALL on the open link; returns its id. */
   send(call: OutboundCall, meta: Omit<CallMeta, 'action'> = {}): string {
     const id = String(this.ctx.nextCallId);
+    if (!call.raw && meta.commandId === undefined && !meta.outbox && UNHEEDED.has(call.action)) {
+      this.patch({ nextCallId: this.ctx.nextCallId + 1 });
+      this.sends.push({ type: 'ocpp.call', id, action: call.action, payload: call.payload, quiet: true });
+      return id;
+    }
     this.patch({
       nextCallId: this.ctx.nextCallId + 1,
       calls: { ...this.ctx.calls, [id]: { action: call.action, ...meta } },
