@@ -39,6 +39,7 @@ export type {
   StageOutcome,
 } from './core/events.ts';
 export { LINK_ID } from './core/events.ts';
+export { callsSent } from './core/step.ts';
 export type { ChargerClock } from './core/clock.ts';
 export { REAL_CLOCK } from './core/clock.ts';
 export { SNAPSHOT_VERSION } from './charger-snapshot.ts';

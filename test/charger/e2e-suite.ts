@@ -13,7 +13,7 @@ import {
   type ChargerRuntimeOptions,
 } from '../../engine/charger/charger-runtime.ts';
 import type { ChargerConnectionSettings } from '../../engine/charger/charger-link.ts';
-import type { ChargerInput, OcppVersion } from '../../actors/charger/charger-ports.ts';
+import { callsSent, type ChargerInput, type OcppVersion } from '../../actors/charger/charger-ports.ts';
 import { startStrictCsms, type SchemaFailure, type StrictCsms } from '../support/strict-csms.ts';
 import { track, type TrackedCharger } from './tracked-charger.ts';
 
@@ -192,7 +192,7 @@ export function e2eSuite(
           const answered = new Set(
             frames.filter((f) => f.outbound && f.frame[0] !== 2).map((f) => f.frame[1]),
           );
-          const done = calls.length >= c.ctx().nextCallId - 1 && calls.every((f) => answered.has(f.frame[1]));
+          const done = calls.length >= callsSent(c.ctx()) && calls.every((f) => answered.has(f.frame[1]));
           return done || undefined;
         });
       },

@@ -8,7 +8,7 @@ import { availableParallelism, cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { createChargerRuntime, type ChargerActor } from '../../engine/charger/charger-runtime.ts';
-import type { OcppVersion } from '../../actors/charger/charger-ports.ts';
+import { callsSent, type OcppVersion } from '../../actors/charger/charger-ports.ts';
 import { spawnReferenceCsms } from './support/reference-csms-worker.ts';
 
 const { values } = parseArgs({
@@ -76,7 +76,7 @@ const runtime = createChargerRuntime({
   onCallAnswered: () => answered++,
 });
 /** Every CALL the chargers sent is answered (a machine counts each, quiet ones too). */
-const allAnswered = () => answered >= actors.reduce((n, a) => n + a.getSnapshot().context.nextCallId - 1, 0);
+const allAnswered = () => answered >= actors.reduce((n, a) => n + callsSent(a.getSnapshot().context), 0);
 const actors: ChargerActor[] = [];
 const base = await settle();
 

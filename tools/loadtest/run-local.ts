@@ -5,7 +5,12 @@
 // system in this process) so code, schema validators and pools are loaded before the baseline is
 // read; baseline and idle readings follow a full GC (node --expose-gc), else they are not given.
 import { pino } from 'pino';
-import type { ChargerInput, ChargerModel, StageEvent } from '../../actors/charger/charger-ports.ts';
+import {
+  callsSent,
+  type ChargerInput,
+  type ChargerModel,
+  type StageEvent,
+} from '../../actors/charger/charger-ports.ts';
 import type { CallOutcome } from '../../protocols/ocpp/index.ts';
 import { createChargerRuntime, type ChargerActor } from '../../engine/charger/charger-runtime.ts';
 import type { ChargerConnectionSettings } from '../../engine/charger/charger-link.ts';
@@ -53,9 +58,9 @@ export interface ChargerObserver {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** CALLs the chargers sent (a machine counts each, quiet ones too: actors/charger/core/step.ts). */
-const callsSent = (actors: readonly (ChargerActor | undefined)[]): number =>
-  actors.reduce((n, a) => n + (a ? a.getSnapshot().context.nextCallId - 1 : 0), 0);
+/** CALLs the chargers sent, quiet ones too. */
+const sentBy = (actors: readonly (ChargerActor | undefined)[]): number =>
+  actors.reduce((n, a) => n + (a ? callsSent(a.getSnapshot().context) : 0), 0);
 const gc = (globalThis as { gc?: () => void }).gc;
 
 /** Memory after full GCs; null when the process was started without --expose-gc. */
@@ -98,7 +103,7 @@ async function warmUp(
     }
     const deadline = performance.now() + 30_000;
     const idle = () =>
-      actors.every((a) => a.getSnapshot().context.stage === 'online') && answered() >= callsSent(actors);
+      actors.every((a) => a.getSnapshot().context.stage === 'online') && answered() >= sentBy(actors);
     while (!idle() && performance.now() < deadline) await sleep(50);
   } finally {
     for (const actor of actors) actor.stop();
@@ -241,7 +246,7 @@ export async function runLocal(options: LoadtestOptions, hooks: LocalRunHooks): 
     // a dropped connection's CALLs are never answered.
     let seen = answered;
     let stillFor = 0;
-    while (remaining() > 0 && answered - warmUpAnswered < callsSent(actors) && stillFor < 1000) {
+    while (remaining() > 0 && answered - warmUpAnswered < sentBy(actors) && stillFor < 1000) {
       await sleep(100);
       stillFor = answered === seen ? stillFor + 100 : 0;
       seen = answered;

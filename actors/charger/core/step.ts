@@ -20,6 +20,9 @@ const OUTBOX_MAX = 200;
  */
 const UNHEEDED: ReadonlySet<string> = new Set(['StatusNotification', 'Heartbeat']);
 
+/** How many CALLs the charger has sent (quiet ones too): what a caller waiting for all answers counts against. */
+export const callsSent = (ctx: Pick<ChargerContext, 'nextCallId'>): number => ctx.nextCallId - 1;
+
 export class Step {
   ctx: ChargerContext;
   readonly sends: LinkCommand[] = [];
