@@ -47,6 +47,17 @@ async function assertEventually(check: () => Promise<boolean>, timeoutMs = 20_00
   }
 }
 
+/** Opens the deploy form and fills it: the catalog's dual model, one charger, the strict central system. */
+async function fillDeployForm(page: Page, identity: string, version: 'ocpp1.6' | 'ocpp2.0.1'): Promise<void> {
+  await page.getByRole('button', { name: 'Deploy chargers' }).click();
+  await page.locator('select[name="brand"]').selectOption('abb');
+  await page.locator(`select[name="model"] option[value="${DUAL_MODEL}"]`).waitFor({ state: 'attached' });
+  await page.locator('select[name="model"]').selectOption(DUAL_MODEL);
+  await page.locator('input[name="identity"]').fill(identity);
+  await page.locator('input[name="ws_url"]').fill(csms.url);
+  await page.locator('select[name="ocpp_version"]').selectOption(version);
+}
+
 test(
   'a charger deployed from the page charges through a session against a strict central system, then is stopped and deleted',
   inBrowser(async (t) => {
@@ -57,13 +68,7 @@ test(
     assert.equal(new URL(page.url()).search, '');
 
     // Deploy: catalog model, one charger, the strict central system's URL, OCPP 1.6.
-    await page.getByRole('button', { name: 'Deploy chargers' }).click();
-    await page.locator('select[name="brand"]').selectOption('abb');
-    await page.locator(`select[name="model"] option[value="${DUAL_MODEL}"]`).waitFor({ state: 'attached' });
-    await page.locator('select[name="model"]').selectOption(DUAL_MODEL);
-    await page.locator('input[name="identity"]').fill('UI-1');
-    await page.locator('input[name="ws_url"]').fill(csms.url);
-    await page.locator('select[name="ocpp_version"]').selectOption('ocpp1.6');
+    await fillDeployForm(page, 'UI-1', 'ocpp1.6');
     await page.getByRole('button', { name: 'Deploy', exact: true }).click();
     await page.getByTestId('deploy-result').getByText('Deployed UI-1').waitFor();
 
@@ -136,13 +141,7 @@ test(
 
     const page = await openPage(browser, t);
     await page.goto(`${svc.url}/?token=${await svc.token('org-b')}`);
-    await page.getByRole('button', { name: 'Deploy chargers' }).click();
-    await page.locator('select[name="brand"]').selectOption('abb');
-    await page.locator(`select[name="model"] option[value="${DUAL_MODEL}"]`).waitFor({ state: 'attached' });
-    await page.locator('select[name="model"]').selectOption(DUAL_MODEL);
-    await page.locator('input[name="identity"]').fill('UI-CRL');
-    await page.locator('input[name="ws_url"]').fill(csms.url);
-    await page.locator('select[name="ocpp_version"]').selectOption('ocpp2.0.1');
+    await fillDeployForm(page, 'UI-CRL', 'ocpp2.0.1');
     await page.locator('select[name="profile"]').selectOption('0');
     const crlField = page.locator('textarea[name="crl_pem"]');
     await crlField.fill('-----BEGIN X509 CRL-----\nnot a list\n-----END X509 CRL-----');
