@@ -8,7 +8,7 @@ import { nowOf, randomOf } from './core/clock.ts';
 import { RpcError } from '../../protocols/ocpp/rpc-error.ts';
 import { wireFor } from './ocpp-wires.ts';
 import { chargerSetup } from './charger-setup.ts';
-import { fireTimers, onAnswer, onTransfer, runCommand } from './dispatch.ts';
+import { fireTimers, nextDeadline, onAnswer, onTransfer, runCommand } from './dispatch.ts';
 import { bootAccepted, bootNotAccepted, sendBoot } from './blocks/provisioning.ts';
 import * as lifecycle from './lifecycle.ts';
 import { securityConnectFailed, securityLinkOpened } from './blocks/security.ts';
@@ -21,7 +21,17 @@ type Enqueue = Parameters<Parameters<typeof chargerSetup.enqueueActions>[0]>[0][
 
 const stepOf = (ctx: ChargerContext, system: System) => new Step(ctx, nowOf(system), wireFor(ctx.version));
 
-/** Turns a filled Step into XState actions; a change of ctx.timers re-arms the timers region. */
+/** The one delayed event that runs a charger's timers (ctx.timers). */
+const TIMER_ID = 'timers';
+
+/** Arms the charger's timer on the earliest deadline in ctx.timers, or leaves it unarmed. */
+function arm(enqueue: Enqueue, ctx: ChargerContext, now: number): void {
+  enqueue.cancel(TIMER_ID);
+  const at = nextDeadline(ctx.timers);
+  if (at !== undefined) enqueue.raise({ type: 'timers.due' }, { id: TIMER_ID, delay: Math.max(0, at - now) });
+}
+
+/** Turns a filled Step into XState actions; a change of ctx.timers re-arms the timer. */
 function commit(s: Step, enqueue: Enqueue, before: ChargerContext, rearm = false): void {
   // Whatever the event did to connectors or reservations, any-connector reservations re-count.
   showReservedForAny(s);
@@ -33,7 +43,7 @@ function commit(s: Step, enqueue: Enqueue, before: ChargerContext, rearm = false
   for (const e of s.emits) enqueue.emit(e);
   for (const e of s.raises) enqueue.raise(e);
   for (const c of s.transfers) enqueue.spawnChild('transfers', { id: c.id, input: c });
-  if (rearm || s.ctx.timers !== before.timers) enqueue.raise({ type: 'timers.changed' });
+  if (rearm || s.ctx.timers !== before.timers) arm(enqueue, s.ctx, s.now);
 }
 
 /** An action that runs `fn` on a Step. */
@@ -94,6 +104,13 @@ export const chargerActions = {
     if (e.type === 'ocpp.result') bootNotAccepted(s, e.id, { payload: e.payload });
     else if (e.type === 'ocpp.error') bootNotAccepted(s, e.id, { code: e.code, description: e.description });
   }),
+
+  /** Entering deployed (and RESUME in it): the timers of ctx.timers run again. */
+  armTimers: chargerSetup.enqueueActions(({ context, enqueue, system }) =>
+    arm(enqueue, context, nowOf(system)),
+  ),
+  /** Leaving deployed: no timer fires while stopped; START arms them again. */
+  disarmTimers: chargerSetup.enqueueActions(({ enqueue }) => enqueue.cancel(TIMER_ID)),
 
   /** The charger's timers that are due, each to its block. */
   fireTimers: chargerSetup.enqueueActions(({ context, enqueue, system }) => {

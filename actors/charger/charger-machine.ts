@@ -1,17 +1,17 @@
 // The virtual charger: one XState machine for every OCPP version it speaks. The state tree below
-// is the deployment lifecycle and the charger's timers; connectors, transactions and settings are
+// is the deployment lifecycle; connectors, transactions, settings and timers are
 // data in context, changed by the OCPP functional blocks (blocks/) and said on the wire by the
 // version's adapter (ocpp16/, ocpp2/). Named parts: charger-setup.ts (guards, delays, the `link`
 // actor), charger-actions.ts (actions); what each event means: dispatch.ts and the adapters.
 //
 //   not_deployed ──DEPLOY──▶ deployed ◀──START/RESTART── stopped
-//   deployed (parallel):
-//     lifecycle: queued → scheduling → pulling → starting → session ⇄ offline
-//                (queued → session at once, the three stages said, when provisioning is instant)
-//                session (the link): connecting → registering (booting ⇄ waiting) → online
-//                (from waiting too: a boot the CSMS triggered and accepted)
-//                online ──internal.reboot (a Reset)──▶ starting
-//     timers:    idle ⇄ armed (one timer, on the earliest of ctx.timers)
+//   deployed: queued → scheduling → pulling → starting → session ⇄ offline
+//             (queued → session at once, the three stages said, when provisioning is instant)
+//             session (the link): connecting → registering (booting ⇄ waiting) → online
+//             (from waiting too: a boot the CSMS triggered and accepted)
+//             online ──internal.reboot (a Reset)──▶ starting
+//   timers.due: the earliest deadline of ctx.timers, one delayed event per charger (no state of
+//             its own: a region would cost every event two more state nodes to walk)
 //
 // Commands (PLUG_IN, PROXY_CALL, ...) match the wildcard: run while deployed, NOT_RUNNING otherwise
 // (their names are the command bus's, so they carry no common prefix for a partial wildcard).
@@ -36,8 +36,14 @@ export const chargerMachine = chargerSetup.extend({ actions: chargerActions }).c
       on: { DEPLOY: 'deployed' },
     },
     deployed: {
-      type: 'parallel',
+      initial: 'queued',
+      // One delayed `timers.due` on the earliest of ctx.timers, each due deadline to its block
+      // (dispatch.ts, TIMERS). An action that changes ctx.timers re-arms it (charger-actions.ts,
+      // commit); so does RESUME (a restored actor has lost its delayed events).
+      entry: 'armTimers',
+      exit: 'disarmTimers',
       on: {
+        'timers.due': { actions: 'fireTimers' },
         // A file transfer (firmware, logs; core/transfers.ts) ended.
         'transfer.result': { actions: 'transferResult' },
         STOP: 'stopped',
@@ -48,152 +54,129 @@ export const chargerMachine = chargerSetup.extend({ actions: chargerActions }).c
         'security.certificate': { actions: 'securityResult' },
         'security.installed': { actions: 'securityResult' },
       },
+      // Simulated provisioning steps (provisioningStepMs each, 0 by default), then the session.
       states: {
-        lifecycle: {
-          initial: 'queued',
-          // Simulated provisioning steps (provisioningStepMs each, 0 by default), then the session.
+        queued: {
+          entry: 'enterQueued',
+          // Instant provisioning (the default) says the three steps' stages in one go: a fleet
+          // boot then costs one transition here instead of four, each arming a step timer.
+          always: { guard: 'provisioningInstant', target: 'session', actions: 'provisionInstantly' },
+          after: { provisioningStep: 'scheduling' },
+          on: { RESUME: { target: 'queued', reenter: true, actions: ['resume', 'armTimers'] } },
+        },
+        scheduling: {
+          entry: 'enterScheduling',
+          always: { guard: 'provisioningInstant', target: 'pulling' },
+          after: { provisioningStep: 'pulling' },
+          on: { RESUME: { target: 'scheduling', reenter: true, actions: ['resume', 'armTimers'] } },
+        },
+        pulling: {
+          entry: 'enterPulling',
+          always: { guard: 'provisioningInstant', target: 'starting' },
+          after: { provisioningStep: 'starting' },
+          on: { RESUME: { target: 'pulling', reenter: true, actions: ['resume', 'armTimers'] } },
+        },
+        starting: {
+          entry: 'enterStarting',
+          always: { guard: 'provisioningInstant', target: 'session' },
+          after: { provisioningStep: 'session' },
+          on: { RESUME: { target: 'starting', reenter: true, actions: ['resume', 'armTimers'] } },
+        },
+        session: {
+          invoke: {
+            id: LINK_ID,
+            src: 'link',
+            input: ({ context }) => ({
+              identity: context.identity,
+              version: context.version,
+              ...(context.url ? { url: context.url } : {}),
+              pingIntervalSec: intSetting(context, 'WebSocketPingInterval'),
+            }),
+          },
+          initial: 'connecting',
+          on: {
+            RESUME: {
+              target: 'session',
+              reenter: true,
+              actions: ['resume', 'prepareSessionResume', 'armTimers'],
+            },
+            'link.closed': { target: 'offline', actions: 'connectionLost' },
+            'link.failed': { target: 'offline', actions: 'connectionLost' },
+            'ocpp.result': { actions: 'handleResult' },
+            'ocpp.error': { actions: 'handleError' },
+            'csms.call': { actions: 'answerCsmsCall' },
+            DISCONNECT: { actions: 'dropLink' },
+          },
           states: {
-            queued: {
-              entry: 'enterQueued',
-              // Instant provisioning (the default) says the three steps' stages in one go: a fleet
-              // boot then costs one transition here instead of four, each arming a step timer.
-              always: { guard: 'provisioningInstant', target: 'session', actions: 'provisionInstantly' },
-              after: { provisioningStep: 'scheduling' },
-              on: { RESUME: { target: 'queued', reenter: true, actions: 'resume' } },
-            },
-            scheduling: {
-              entry: 'enterScheduling',
-              always: { guard: 'provisioningInstant', target: 'pulling' },
-              after: { provisioningStep: 'pulling' },
-              on: { RESUME: { target: 'scheduling', reenter: true, actions: 'resume' } },
-            },
-            pulling: {
-              entry: 'enterPulling',
-              always: { guard: 'provisioningInstant', target: 'starting' },
-              after: { provisioningStep: 'starting' },
-              on: { RESUME: { target: 'pulling', reenter: true, actions: 'resume' } },
-            },
-            starting: {
-              entry: 'enterStarting',
-              always: { guard: 'provisioningInstant', target: 'session' },
-              after: { provisioningStep: 'session' },
-              on: { RESUME: { target: 'starting', reenter: true, actions: 'resume' } },
-            },
-            session: {
-              invoke: {
-                id: LINK_ID,
-                src: 'link',
-                input: ({ context }) => ({
-                  identity: context.identity,
-                  version: context.version,
-                  ...(context.url ? { url: context.url } : {}),
-                  pingIntervalSec: intSetting(context, 'WebSocketPingInterval'),
-                }),
-              },
-              initial: 'connecting',
+            connecting: {
+              entry: 'enterConnecting',
               on: {
-                RESUME: { target: 'session', reenter: true, actions: ['resume', 'prepareSessionResume'] },
-                'link.closed': { target: 'offline', actions: 'connectionLost' },
-                'link.failed': { target: 'offline', actions: 'connectionLost' },
-                'ocpp.result': { actions: 'handleResult' },
-                'ocpp.error': { actions: 'handleError' },
-                'csms.call': { actions: 'answerCsmsCall' },
-                DISCONNECT: { actions: 'dropLink' },
+                'link.open': { target: 'registering', actions: 'securityLinkOpened' },
+                'link.failed': {
+                  target: '#charger.deployed.offline',
+                  actions: ['connectFailed', 'securityConnectFailed'],
+                },
+                'link.closed': {
+                  target: '#charger.deployed.offline',
+                  actions: ['connectFailed', 'securityConnectFailed'],
+                },
               },
+              after: stuckAfterDeadline,
+            },
+            registering: {
+              entry: 'enterRegistering',
+              initial: 'booting',
+              after: stuckAfterDeadline,
               states: {
-                connecting: {
-                  entry: 'enterConnecting',
+                booting: {
+                  entry: 'sendBoot',
                   on: {
-                    'link.open': { target: 'registering', actions: 'securityLinkOpened' },
-                    'link.failed': {
-                      target: '#charger.deployed.lifecycle.offline',
-                      actions: ['connectFailed', 'securityConnectFailed'],
-                    },
-                    'link.closed': {
-                      target: '#charger.deployed.lifecycle.offline',
-                      actions: ['connectFailed', 'securityConnectFailed'],
-                    },
-                  },
-                  after: stuckAfterDeadline,
-                },
-                registering: {
-                  entry: 'enterRegistering',
-                  initial: 'booting',
-                  after: stuckAfterDeadline,
-                  states: {
-                    booting: {
-                      entry: 'sendBoot',
-                      on: {
-                        'ocpp.result': [
-                          {
-                            guard: 'bootAccepted',
-                            target: '#charger.deployed.lifecycle.session.online',
-                            actions: 'bootAccepted',
-                          },
-                          { guard: 'isBootAnswer', target: 'waiting', actions: 'bootNotAccepted' },
-                          { actions: 'handleResult' },
-                        ],
-                        'ocpp.error': [
-                          { guard: 'isBootAnswer', target: 'waiting', actions: 'bootNotAccepted' },
-                          { actions: 'handleError' },
-                        ],
+                    'ocpp.result': [
+                      {
+                        guard: 'bootAccepted',
+                        target: '#charger.deployed.session.online',
+                        actions: 'bootAccepted',
                       },
-                    },
-                    waiting: {
-                      after: { bootRetryDelay: 'booting' },
-                      // A boot the CSMS triggered meanwhile (TriggerMessage) and accepted counts.
-                      on: {
-                        'ocpp.result': {
-                          guard: 'bootAccepted',
-                          target: '#charger.deployed.lifecycle.session.online',
-                          actions: 'bootAccepted',
-                        },
-                      },
-                    },
+                      { guard: 'isBootAnswer', target: 'waiting', actions: 'bootNotAccepted' },
+                      { actions: 'handleResult' },
+                    ],
+                    'ocpp.error': [
+                      { guard: 'isBootAnswer', target: 'waiting', actions: 'bootNotAccepted' },
+                      { actions: 'handleError' },
+                    ],
                   },
                 },
-                online: {
-                  entry: ['enterOnline', 'startOnline', 'securityOnline'],
-                  exit: 'leaveOnline',
+                waiting: {
+                  after: { bootRetryDelay: 'booting' },
+                  // A boot the CSMS triggered meanwhile (TriggerMessage) and accepted counts.
                   on: {
-                    'internal.reboot': {
-                      target: '#charger.deployed.lifecycle.starting',
-                      actions: 'forgetReset',
+                    'ocpp.result': {
+                      guard: 'bootAccepted',
+                      target: '#charger.deployed.session.online',
+                      actions: 'bootAccepted',
                     },
                   },
                 },
               },
             },
-            offline: {
-              entry: 'enterOffline',
-              after: { reconnectDelay: 'session', ...stuckAfterDeadline },
+            online: {
+              entry: ['enterOnline', 'startOnline', 'securityOnline'],
+              exit: 'leaveOnline',
               on: {
-                RESUME: { target: 'offline', reenter: true, actions: 'resume' },
-                DISCONNECT: { actions: 'notRunning' },
+                'internal.reboot': {
+                  target: '#charger.deployed.starting',
+                  actions: 'forgetReset',
+                },
               },
             },
           },
         },
-        // One timer per charger, on the earliest deadline in ctx.timers; each due deadline goes to
-        // its block (dispatch.ts, TIMERS). A change of ctx.timers raises timers.changed, which
-        // re-arms it; so does RESUME (a restored actor has lost its delayed events).
-        timers: {
-          initial: 'idle',
-          states: {
-            idle: {
-              always: { guard: 'hasTimers', target: 'armed' },
-              on: { RESUME: 'idle' },
-            },
-            armed: {
-              after: { nextTimer: { actions: 'fireTimers' } },
-              on: {
-                'timers.changed': [
-                  { guard: 'hasTimers', target: 'armed', reenter: true },
-                  { target: 'idle' },
-                ],
-                RESUME: { target: 'armed', reenter: true },
-              },
-            },
+        offline: {
+          entry: 'enterOffline',
+          after: { reconnectDelay: 'session', ...stuckAfterDeadline },
+          on: {
+            RESUME: { target: 'offline', reenter: true, actions: ['resume', 'armTimers'] },
+            DISCONNECT: { actions: 'notRunning' },
           },
         },
       },

@@ -7,7 +7,7 @@ import type { TransferCommand, TransferResult } from './core/transfers.ts';
 import { DEFAULT_TIMINGS } from './core/context.ts';
 import { nowOf } from './core/clock.ts';
 import { wireFor } from './ocpp-wires.ts';
-import { isCommand, nextDeadline } from './dispatch.ts';
+import { isCommand } from './dispatch.ts';
 
 /** setTimeout's maximum: a timer that does not fire in practice. */
 const NEVER = 2 ** 31 - 1;
@@ -47,7 +47,6 @@ export const chargerSetup = setup({
     isCommand: ({ event }) => isCommand(event.type),
     // Provisioning steps of 0 ms walk through without a timer.
     provisioningInstant: ({ context }) => timing(context, 'provisioningStepMs') <= 0,
-    hasTimers: ({ context }) => nextDeadline(context.timers) !== undefined,
     isBootAnswer: ({ context, event }) =>
       (event.type === 'ocpp.result' || event.type === 'ocpp.error') &&
       context.calls[event.id]?.action === 'BootNotification',
@@ -62,6 +61,5 @@ export const chargerSetup = setup({
       context.deadlineAt > 0 ? until(context.deadlineAt, system) : NEVER,
     reconnectDelay: ({ context, system }) => until(context.reconnectAt, system),
     bootRetryDelay: ({ context, system }) => until(context.bootRetryAt, system),
-    nextTimer: ({ context, system }) => until(nextDeadline(context.timers) ?? 0, system),
   },
 });

@@ -5,7 +5,7 @@
 // (test/actors/charger/snapshots/make-fixtures.ts).
 /* eslint-disable @typescript-eslint/no-explicit-any -- stored snapshots are JSON of earlier shapes */
 
-export const SNAPSHOT_VERSION = 2;
+export const SNAPSHOT_VERSION = 3;
 
 type Snapshot = { value: any; context: Record<string, any>; [key: string]: unknown };
 
@@ -29,6 +29,13 @@ const MIGRATIONS: Record<number, (snapshot: Snapshot) => Snapshot> = {
       };
     }
     return { ...snapshot, value, context: { ...context, timers, snapshotVersion: 2 } };
+  },
+  // v3: ctx.timers run on one delayed event instead of a parallel `timers` region; `deployed` holds
+  // the lifecycle's states itself. RESUME arms the timer again, as it re-entered the region before.
+  2: (snapshot) => {
+    let value = snapshot.value;
+    if (value && typeof value === 'object' && value.deployed) value = { deployed: value.deployed.lifecycle };
+    return { ...snapshot, value, context: { ...snapshot.context, snapshotVersion: 3 } };
   },
 };
 

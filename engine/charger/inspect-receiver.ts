@@ -9,7 +9,7 @@
 //
 //   2025-01-01T10:00:00.000Z CP-1 -> BootNotification #1 {"reason":"PowerUp","chargingStation":{...}}
 //   2025-01-01T10:00:00.010Z CP-1 <- BootNotification #1 {"status":"Accepted","interval":300,...}
-//   2025-01-01T10:00:00.011Z CP-1 #1 online lifecycle.session.online.{heartbeat.waiting reset.none} meter.idle
+//   2025-01-01T10:00:00.011Z CP-1 #1 online deployed.session.online
 import { pathToFileURL } from 'node:url';
 import { WebSocketServer } from 'ws';
 import { maskSecretValues } from '../../protocols/ocpp/secret-values.ts';

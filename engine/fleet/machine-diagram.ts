@@ -6,7 +6,7 @@ import { chargerMachine } from '../../actors/charger/charger-machine.ts';
 export interface DiagramTransition {
   /** The event, `after <delay>` for a timer, `always` for an eventless one. */
   event: string;
-  /** Target state ids (`charger.deployed.lifecycle.online`), empty for a self-handled event. */
+  /** Target state ids (`charger.deployed.session.online`), empty for a self-handled event. */
   targets: string[];
 }
 

@@ -81,7 +81,7 @@ test(
       .locator('[data-testid="ocpp-log"] li[data-action="BootNotification"][data-type="CALL"]')
       .waitFor();
     await page
-      .locator('[data-testid="diagram"] rect.active[data-state="charger.deployed.lifecycle.session.online"]')
+      .locator('[data-testid="diagram"] rect.active[data-state="charger.deployed.session.online"]')
       .waitFor();
 
     // Meter values every second, so the chart moves while charging.

@@ -183,14 +183,14 @@ describe('the machine diagram', () => {
     await online(id);
     const res = await eventually(
       () => as('GET', `/evcharger/deployments/${id}/machine`),
-      (r) => r.body.active?.includes('charger.deployed.lifecycle.session.online'),
+      (r) => r.body.active?.includes('charger.deployed.session.online'),
     );
     assert.equal(res.body.machine.id, 'charger');
     const deployed = res.body.machine.states.find((s: any) => s.key === 'deployed');
-    assert.equal(deployed.type, 'parallel');
+    assert.equal(deployed.type, 'compound');
     assert.deepEqual(
       deployed.states.map((s: any) => s.key),
-      ['lifecycle', 'timers'],
+      ['queued', 'scheduling', 'pulling', 'starting', 'session', 'offline'],
     );
     assert.ok(
       res.body.machine.states[0].transitions.some(

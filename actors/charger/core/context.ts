@@ -152,8 +152,8 @@ export interface CallMeta {
 }
 
 /**
- * The charger's timers, each an absolute deadline (ms) run by the machine's one `timers` region
- * and handed to its block when due (dispatch.ts, TIMERS). A block that needs a timer declares it
+ * The charger's timers, each an absolute deadline (ms) run by one delayed `timers.due` per charger
+ * (charger-actions.ts) and handed to its block when due (dispatch.ts, TIMERS). A block that needs a timer declares it
  * from its own file (`declare module '../core/context.ts' { interface ChargerTimers { x?: number } }`)
  * and adds its line to TIMERS, which the compiler then asks for.
  */

@@ -215,8 +215,8 @@ export type SecurityResult =
 
 /** Raised by the machine to itself. */
 export type InternalEvent =
-  /** ctx.timers changed: the timers region re-arms on the earliest deadline. */
-  | { type: 'timers.changed' }
+  /** The earliest deadline of ctx.timers is due (a delayed raise, armed by charger-actions.ts). */
+  | { type: 'timers.due' }
   /** The reboot timer of an accepted Reset is due. */
   | { type: 'internal.reboot' };
 

@@ -75,7 +75,7 @@ export class Step {
     return this.ctx.stage === 'online';
   }
 
-  /** Sets (or moves) a timer's deadline; the timers region fires it at `at`. */
+  /** Sets (or moves) a timer's deadline; the charger's one timer fires it at `at`. */
   setTimer(name: TimerName, at: number): void {
     if (this.ctx.timers[name] !== at) this.patch({ timers: { ...this.ctx.timers, [name]: at } });
   }

@@ -111,6 +111,27 @@ for (const version of VERSIONS) {
     h.stop();
   });
 
+  test(`${version}: a stopped charger holds no timer, not even a transaction's meter; START runs them again`, () => {
+    const h = harness(version);
+    h.deploy();
+    h.send({ type: 'PLUG_IN', connectorId: 1 });
+    h.send({ type: 'PRESENT_TOKEN', connectorId: 1, idTag: 'TAG-1' });
+    assert.ok(h.ctx().timers.meter, 'the meter runs while charging');
+    const scheduled = () => Object.keys(h.actor.system.getSnapshot()._scheduledEvents);
+    h.send({ type: 'STOP' });
+    assert.ok(h.ctx().timers.meter, 'the meter is kept for START');
+    assert.deepEqual(scheduled(), []);
+    h.send({ type: 'START' });
+    h.tick(0);
+    const samples = () =>
+      h.calls.filter((c) => c.action === 'MeterValues' || c.payload.eventType === 'Updated').length;
+    const [beats, sampled] = [h.callsOf('Heartbeat').length, samples()];
+    h.tick(300_000);
+    assert.equal(h.callsOf('Heartbeat').length, beats + 1);
+    assert.ok(samples() > sampled, 'the meter samples again');
+    h.stop();
+  });
+
   test(`${version}: a persisted snapshot restores: RESUME reconnects, the session and its timers go on`, () => {
     const h = harness(version);
     h.deploy();
