@@ -25,6 +25,16 @@ interface Fixture {
 
 const fixture = (name: string): Fixture => JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8'));
 
+/** The scenarios with a fixture of that version (`v<N>-<scenario>.json`). */
+function scenariosOf(version: number): string[] {
+  const prefix = `v${version}-`;
+  const names = readdirSync(dir)
+    .filter((f) => f.startsWith(prefix) && f.endsWith('.json'))
+    .map((f) => f.slice(prefix.length, -'.json'.length));
+  assert.ok(names.length >= 5, `fixtures of version ${version}`);
+  return names;
+}
+
 /** The fixture migrated and restored into a charger whose clock reads the time it was saved. */
 function restore(name: string): Harness {
   const f = fixture(name);
@@ -54,11 +64,7 @@ test('every stored fixture is of an earlier or the current version, and restorab
 });
 
 test('a v1 snapshot migrates to what the v2 snapshot of the same scenario migrates to', () => {
-  const scenarios = readdirSync(dir)
-    .filter((f) => f.startsWith('v1-'))
-    .map((f) => f.slice(3, -5));
-  assert.ok(scenarios.length >= 5);
-  for (const name of scenarios) {
+  for (const name of scenariosOf(1)) {
     assert.deepEqual(
       migrateSnapshot(fixture(`v1-${name}`).snapshot),
       migrateSnapshot(fixture(`v2-${name}`).snapshot),
@@ -68,11 +74,7 @@ test('a v1 snapshot migrates to what the v2 snapshot of the same scenario migrat
 });
 
 test('a v2 snapshot migrates to the state the current machine saves in the same scenario', () => {
-  const scenarios = readdirSync(dir)
-    .filter((f) => f.startsWith('v2-'))
-    .map((f) => f.slice(3, -5));
-  assert.ok(scenarios.length >= 5);
-  for (const name of scenarios) {
+  for (const name of scenariosOf(2)) {
     const migrated = migrateSnapshot(fixture(`v2-${name}`).snapshot) as any;
     assert.deepEqual(migrated.value, fixture(`v${SNAPSHOT_VERSION}-${name}`).snapshot.value, name);
   }
