@@ -23,6 +23,13 @@ import { initialContext } from './lifecycle.ts';
 
 const stuckAfterDeadline = { stageDeadline: { actions: 'markStuck' } } as const;
 
+/**
+ * RESUME in a deployed state (after a restore): re-enter it, so its entries, `after` timers and
+ * link start again, and arm ctx.timers' one delayed event (a restored actor has lost it).
+ */
+const resumeIn = <const S extends string, const A extends readonly string[] = []>(state: S, ...also: A) =>
+  ({ target: state, reenter: true, actions: ['resume', ...also, 'armTimers'] }) as const;
+
 export const chargerMachine = chargerSetup.extend({ actions: chargerActions }).createMachine({
   id: 'charger',
   context: ({ input }) => initialContext(input),
@@ -62,25 +69,25 @@ export const chargerMachine = chargerSetup.extend({ actions: chargerActions }).c
           // boot then costs one transition here instead of four, each arming a step timer.
           always: { guard: 'provisioningInstant', target: 'session', actions: 'provisionInstantly' },
           after: { provisioningStep: 'scheduling' },
-          on: { RESUME: { target: 'queued', reenter: true, actions: ['resume', 'armTimers'] } },
+          on: { RESUME: resumeIn('queued') },
         },
         scheduling: {
           entry: 'enterScheduling',
           always: { guard: 'provisioningInstant', target: 'pulling' },
           after: { provisioningStep: 'pulling' },
-          on: { RESUME: { target: 'scheduling', reenter: true, actions: ['resume', 'armTimers'] } },
+          on: { RESUME: resumeIn('scheduling') },
         },
         pulling: {
           entry: 'enterPulling',
           always: { guard: 'provisioningInstant', target: 'starting' },
           after: { provisioningStep: 'starting' },
-          on: { RESUME: { target: 'pulling', reenter: true, actions: ['resume', 'armTimers'] } },
+          on: { RESUME: resumeIn('pulling') },
         },
         starting: {
           entry: 'enterStarting',
           always: { guard: 'provisioningInstant', target: 'session' },
           after: { provisioningStep: 'session' },
-          on: { RESUME: { target: 'starting', reenter: true, actions: ['resume', 'armTimers'] } },
+          on: { RESUME: resumeIn('starting') },
         },
         session: {
           invoke: {
@@ -95,11 +102,7 @@ export const chargerMachine = chargerSetup.extend({ actions: chargerActions }).c
           },
           initial: 'connecting',
           on: {
-            RESUME: {
-              target: 'session',
-              reenter: true,
-              actions: ['resume', 'prepareSessionResume', 'armTimers'],
-            },
+            RESUME: resumeIn('session', 'prepareSessionResume'),
             'link.closed': { target: 'offline', actions: 'connectionLost' },
             'link.failed': { target: 'offline', actions: 'connectionLost' },
             'ocpp.result': { actions: 'handleResult' },
@@ -175,7 +178,7 @@ export const chargerMachine = chargerSetup.extend({ actions: chargerActions }).c
           entry: 'enterOffline',
           after: { reconnectDelay: 'session', ...stuckAfterDeadline },
           on: {
-            RESUME: { target: 'offline', reenter: true, actions: ['resume', 'armTimers'] },
+            RESUME: resumeIn('offline'),
             DISCONNECT: { actions: 'notRunning' },
           },
         },
