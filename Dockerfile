@@ -1,10 +1,10 @@
 # syntax=docker/dockerfile:1
-# The image runs what `npm start` runs: plain node on the tsc build (dist/), no TypeScript loader,
+# The image runs what `npm start` runs: plain node on the esbuild build (dist/), no TypeScript loader,
 # as the unprivileged user `node`, with a HEALTHCHECK on /health/ready. See docs/operations.md.
 
-# Stage 1: build. The build type-checks the product code (engine, api, actors, protocols, cli,
-# tools), so the image builds only when that passes, and copies the catalog JSON and the SQL
-# migrations next to the compiled modules.
+# Stage 1: build. The product code (engine, api, actors, protocols, cli, tools) is type-checked, so
+# the image builds only when that passes, then transpiled by esbuild, with the catalog JSON and the
+# SQL migrations copied next to the modules.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -17,6 +17,7 @@ COPY engine ./engine
 COPY api ./api
 COPY cli ./cli
 COPY tools ./tools
+RUN npx tsc -p tsconfig.build.json --noEmit
 RUN node --import tsx scripts/build.ts --force
 
 # Stage 2: production dependencies only (no tsx, no typescript).

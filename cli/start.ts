@@ -21,6 +21,11 @@ async function main(): Promise<void> {
     throw err;
   }
   const { log, release } = createReleasableLogger(config, { hold: true });
+  // The log is held until the first line for a person is out; meanwhile say what takes the time.
+  process.stderr.write(
+    `evsim ${packageVersion()} starting: ${config.databaseUrl ? 'DATABASE_URL' : `embedded PostgreSQL in ${config.dataDir}`}, ` +
+      'applying migrations and loading the catalog (a few seconds the first time)...\n',
+  );
   let service;
   try {
     service = await startService(config, log);

@@ -61,7 +61,7 @@ async function npmStart(env: Record<string, string> = {}): Promise<Started> {
   child.stderr.on('data', (d: Buffer) => (all += d));
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   const started = Date.now();
-  // The first start builds dist/ (tsc) and creates the embedded database: allow for both.
+  // The first start builds dist/ (esbuild) and creates the embedded database: allow for both.
   while (!/export TOKEN=\S+ API=\S+/.test(stdout) && Date.now() - started < 120_000) {
     if (child.exitCode !== null) break;
     await new Promise((r) => setTimeout(r, 100));
