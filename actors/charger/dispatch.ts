@@ -11,8 +11,15 @@ import { clearFault, fault, heartbeatDue } from './blocks/availability.ts';
 import { settingOf } from './blocks/configuration.ts';
 import { bootAnswered, rebootDue } from './blocks/provisioning.ts';
 import { reservationDue } from './blocks/reservation.ts';
-import { evStopsEnergy, plugIn, sampleMeters, txMessageAnswered, unplug } from './blocks/transactions.ts';
-import { alignedDue, endAlignedDue, endSampledDue, powerChangeDue } from './blocks/metering.ts';
+import {
+  evStopsEnergy,
+  plugIn,
+  refreshAllCharging,
+  sampleMeters,
+  txMessageAnswered,
+  unplug,
+} from './blocks/transactions.ts';
+import { alignedDue, endAlignedDue, endSampledDue } from './blocks/metering.ts';
 import type { TransferResult } from './core/transfers.ts';
 import { firmwareDue, firmwareTransferred } from './blocks/firmware.ts';
 import { logTransferred, uploadDue } from './blocks/diagnostics.ts';
@@ -128,7 +135,7 @@ export const TIMERS: Record<TimerName, (s: Step) => void> = {
   reservation: reservationDue,
   // Meter values (metering)
   aligned: alignedDue,
-  powerChange: powerChangeDue,
+  powerChange: refreshAllCharging,
   endSampled: endSampledDue,
   endAligned: endAlignedDue,
   // firmware and diagnostics

@@ -6,7 +6,7 @@ import type { CommandOf } from '../core/events.ts';
 import type { Step } from '../core/step.ts';
 import { SETTINGS, checkSetting, keyForVariable, withSetting, type ChangeOutcome } from '../core/settings.ts';
 import { scheduleHeartbeat } from './availability.ts';
-import { hasTransaction } from './transactions.ts';
+import { hasTransaction } from '../core/transaction.ts';
 import { scheduleAligned, scheduleEndSamples } from './metering.ts';
 import { securitySetting } from './security.ts';
 

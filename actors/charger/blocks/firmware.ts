@@ -22,7 +22,7 @@ import { scheduleReboot } from './provisioning.ts';
 import { revokedProblem, signingChainProblem } from '../core/signing-chain.ts';
 import { securityEvent } from './security-events.ts';
 import { manufacturerRoots } from './certificates.ts';
-import { hasTransaction } from './transactions.ts';
+import { hasTransaction } from '../core/transaction.ts';
 
 export type FirmwareStatus =
   | 'Idle'

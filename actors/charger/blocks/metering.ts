@@ -2,7 +2,9 @@
 // clock-aligned data (ClockAlignedDataInterval, MeterValuesAlignedData); 2.0.1 block J: J01
 // clock-aligned meter values (AlignedDataCtrlr), and the moments the power changes with no
 // event to say so (a profile's next period, a DC battery filling up): 2.0.1 reports them at once
-// (TransactionEvent Updated ChargingRateChanged / ChargingStateChanged), 1.6 by StatusNotification.
+// (TransactionEvent Updated ChargingRateChanged / ChargingStateChanged), 1.6 by StatusNotification;
+// the moment is found here (schedulePowerChange), and its timer runs the transactions block's
+// refreshAllCharging, which reports it.
 // And the readings a transaction's end message carries besides the end's: 1.6 StopTxnSampledData
 // every MeterValueSampleInterval from the start and StopTxnAlignedData on the clock; 2.0.1
 // SampledDataCtrlr.TxEndedMeasurands every TxEndedInterval and AlignedDataCtrlr.TxEndedMeasurands
@@ -14,7 +16,7 @@ import type { Step } from '../core/step.ts';
 import { integrate, nextPowerChangeAt } from '../core/power.ts';
 import { boolSetting, getSetting, intSetting } from '../core/settings.ts';
 import { END_SAMPLE_WIDTH } from '../wire/sampled-values.ts';
-import { bumpSeq, hasTransaction, refreshAllCharging } from './transactions.ts';
+import { bumpSeq, hasTransaction } from '../core/transaction.ts';
 
 declare module '../core/context.ts' {
   interface ChargerTimers {
@@ -134,9 +136,4 @@ export function schedulePowerChange(s: Step): void {
   const at = nextPowerChangeAt(s.ctx, s.now);
   if (at === undefined) s.clearTimer('powerChange');
   else s.setTimer('powerChange', at);
-}
-
-/** Timer `powerChange`: the limit or the battery changed the power: take it and say so. */
-export function powerChangeDue(s: Step): void {
-  refreshAllCharging(s);
 }

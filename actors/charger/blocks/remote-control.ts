@@ -12,7 +12,8 @@ import { sendStatus } from './availability.ts';
 import { resetReason, scheduleReboot, sendTriggeredBoot } from './provisioning.ts';
 import { setRemoteStartProfile } from './smart-charging.ts';
 import { reservationVerdict } from './reservation.ts';
-import { bumpSeq, hasTransaction, stopTransaction, tokenAccepted } from './transactions.ts';
+import { stopTransaction, tokenAccepted } from './transactions.ts';
+import { bumpSeq, hasTransaction } from '../core/transaction.ts';
 
 /** F01/F02: on the connector asked, or the first free one; the token is authorized first when configured. */
 export function remoteStart(

@@ -10,13 +10,10 @@ import type { CommandOf } from '../core/events.ts';
 import { integrate, powerW } from '../core/power.ts';
 import { intSetting } from '../core/settings.ts';
 import { moveConnector, pending, usable, type ConnectorEvent } from '../core/connector-status.ts';
+import { bumpSeq, hasTransaction } from '../core/transaction.ts';
 import { scheduleReboot } from './provisioning.ts';
 import { reservationUsed } from './reservation.ts';
 import { scheduleEndSamples, schedulePowerChange } from './metering.ts';
-
-export function hasTransaction(s: Step): boolean {
-  return s.ctx.connectors.some((c) => c.tx);
-}
 
 /** The connector running the transaction the charger named `id` (2.0.1 transactionId). */
 export function connectorByTxId(s: Step, id: string): Connector | undefined {
@@ -149,13 +146,10 @@ export function refreshChargingState(s: Step, id: number, rate = true): void {
   else if (rate && Math.round(c.powerW) !== Math.round(c0.powerW)) reportChange(s, id, 'rate');
 }
 
-/** 2.0.1 numbers every TransactionEvent of a transaction: the next one gets the next seqNo. */
-export function bumpSeq(s: Step, id: number): void {
-  const c = s.connector(id);
-  if (c?.tx) s.putConnector({ ...c, tx: { ...c.tx, seq: c.tx.seq + 1 } });
-}
-
-/** Every transaction after a change of limits or of sharing; then the next change nothing announces. */
+/**
+ * Every transaction after a change of limits or of sharing; then the next change nothing announces.
+ * Also timer `powerChange`: the limit or the battery changed the power by itself.
+ */
 export function refreshAllCharging(s: Step): void {
   for (const c of s.ctx.connectors) if (c.tx) refreshChargingState(s, c.id);
   schedulePowerChange(s);
