@@ -4,9 +4,10 @@
 import type { ChargerContext, Stage } from './core/context.ts';
 import { LINK_ID, type ChargerEvent, type LinkCommand } from './core/events.ts';
 import { Step } from './core/step.ts';
+import type { Answer } from './core/wire.ts';
 import { nowOf, randomOf } from './core/clock.ts';
 import { RpcError } from '../../protocols/ocpp/rpc-error.ts';
-import { wireFor } from './ocpp-wires.ts';
+import { OCPP_CALLS, wireFor } from './ocpp-wires.ts';
 import { chargerSetup } from './charger-setup.ts';
 import { fireTimers, nextDeadline, onAnswer, onTransfer, runCommand } from './dispatch.ts';
 import { bootAccepted, bootNotAccepted, sendBoot } from './blocks/provisioning.ts';
@@ -98,10 +99,12 @@ export const chargerActions = {
 
   sendBoot: run((s) => sendBoot(s)),
   bootAccepted: run((s, e) => {
-    if (e.type === 'ocpp.result') bootAccepted(s, e.id, e.payload);
+    // The BootNotification's answer (the guards said so), validated by the link.
+    if (e.type === 'ocpp.result') bootAccepted(s, e.id, e.payload as Answer<'BootNotification'>);
   }),
   bootNotAccepted: run((s, e) => {
-    if (e.type === 'ocpp.result') bootNotAccepted(s, e.id, { payload: e.payload });
+    if (e.type === 'ocpp.result')
+      bootNotAccepted(s, e.id, { payload: e.payload as Answer<'BootNotification'> });
     else if (e.type === 'ocpp.error') bootNotAccepted(s, e.id, { code: e.code, description: e.description });
   }),
 
@@ -131,16 +134,16 @@ export const chargerActions = {
   answerCsmsCall: chargerSetup.enqueueActions(({ context, event, enqueue, system }) => {
     if (event.type !== 'csms.call') return;
     const s = stepOf(context, system);
-    const handler = Object.hasOwn(s.wire.csmsCalls, event.action)
-      ? s.wire.csmsCalls[event.action]
-      : undefined;
+    const calls = OCPP_CALLS[context.version];
+    const handler = Object.hasOwn(calls, event.action) ? calls[event.action] : undefined;
     if (!handler) {
       enqueue(() => event.reject('NotImplemented', `${event.action} is not implemented by this charger`));
       return;
     }
     let answer: object;
     try {
-      answer = handler(event.payload ?? {}, s);
+      // The link validated the payload against the action's schema: the handler's request type.
+      answer = handler((event.payload ?? {}) as never, s);
     } catch (err) {
       const code = err instanceof RpcError ? err.code : 'InternalError';
       const description =

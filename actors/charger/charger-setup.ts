@@ -4,6 +4,7 @@ import { fromCallback, setup, type EventObject } from 'xstate';
 import type { ChargerContext, ChargerTimings } from './core/context.ts';
 import type { ChargerEmitted, ChargerEvent, ChargerInput, LinkCommand, LinkInput } from './core/events.ts';
 import type { TransferCommand, TransferResult } from './core/transfers.ts';
+import type { Answer } from './core/wire.ts';
 import { DEFAULT_TIMINGS } from './core/context.ts';
 import { nowOf } from './core/clock.ts';
 import { wireFor } from './ocpp-wires.ts';
@@ -53,7 +54,7 @@ export const chargerSetup = setup({
     bootAccepted: ({ context, event }) =>
       event.type === 'ocpp.result' &&
       context.calls[event.id]?.action === 'BootNotification' &&
-      wireFor(context.version).bootResult(event.payload).status === 'Accepted',
+      wireFor(context.version).bootResult(event.payload as Answer<'BootNotification'>).status === 'Accepted',
   },
   delays: {
     provisioningStep: ({ context }) => timing(context, 'provisioningStepMs'),

@@ -5,7 +5,8 @@
 import type { CallMeta, ChargerTimers, TimerName } from './core/context.ts';
 import type { CommandEvent, CommandOf, CommandType } from './core/events.ts';
 import type { Step } from './core/step.ts';
-import type { OutboundCall, Payload } from './core/wire.ts';
+import type { Answer, OutboundCall } from './core/wire.ts';
+import { OCPP_CALLS } from './ocpp-wires.ts';
 import { authorizeAnswered, presentToken } from './blocks/authorization.ts';
 import { clearFault, fault, heartbeatDue } from './blocks/availability.ts';
 import { settingOf } from './blocks/configuration.ts';
@@ -56,7 +57,8 @@ export function runCommand(s: Step, e: CommandEvent): void {
  * runs the version's own handler of that call: its answer is the command's outcome.
  */
 function localCall(s: Step, e: CommandEvent, call: OutboundCall): void {
-  const answer = s.wire.csmsCalls[call.action](call.payload, s) as {
+  // The adapter wrote the call (clearCacheCall, localListCall, configurationCall): its own action's request.
+  const answer = OCPP_CALLS[s.ctx.version][call.action]!(call.payload as never, s) as {
     status?: string;
     setVariableResult?: { attributeStatus: string }[];
   };
@@ -89,17 +91,20 @@ function proxyCall(s: Step, e: CommandOf<'PROXY_CALL'>): void {
 
 // ---------------------------------------------------------------------------------------------
 
-/** Handles the CSMS's answer to one of the charger's CALLs; true when it reported the command's result. */
-type AnswerHandler = (
+/**
+ * Handles the CSMS's answer to one of the charger's `A` CALLs (its payload when ok, else the error);
+ * true when it reported the command's result.
+ */
+type AnswerHandler<A extends string> = (
   s: Step,
   meta: CallMeta,
   ok: boolean,
-  payload: Payload,
+  payload: Answer<A> | undefined,
   error?: { code: string; description?: string },
 ) => boolean;
 
 /** Answers that mean something to a block, by action (the outbox's go to the transactions block). */
-export const ANSWERS: Record<string, AnswerHandler> = {
+export const ANSWERS: { readonly [A in 'Authorize' | 'BootNotification']: AnswerHandler<A> } = {
   Authorize: authorizeAnswered,
   BootNotification: bootAnswered,
 };
@@ -109,19 +114,22 @@ export function onAnswer(
   s: Step,
   id: string,
   ok: boolean,
-  payload: Payload,
+  payload: unknown,
   error?: { code: string; description?: string },
 ): void {
   const meta = s.ctx.calls[id];
   if (!meta) return;
   s.dropCall(id);
   if (meta.outbox) return txMessageAnswered(s, meta, ok, payload);
-  if (ANSWERS[meta.action]?.(s, meta, ok, payload, error)) return;
+  // The link validated the answer against the schema of meta.action's response: the handler's type.
+  const answered = (ANSWERS as Readonly<Record<string, AnswerHandler<never> | undefined>>)[meta.action];
+  if (answered?.(s, meta, ok, payload as never, error)) return;
+  // A CALLRESULT's payload is an object (protocols/ocpp/rpc-frame.ts parses no other).
   if (meta.commandId !== undefined)
     s.result(
       meta.commandId,
       'PROXY_CALL',
-      ok ? { ok, action: meta.action, payload } : { ok, action: meta.action, error },
+      ok ? { ok, action: meta.action, payload: payload as object } : { ok, action: meta.action, error },
     );
 }
 

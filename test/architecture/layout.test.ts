@@ -39,14 +39,20 @@ test('imports point down only: protocols <- actors <- engine <- api <- cli', () 
 });
 
 test('no import cycle between folders', () => {
-  const graph = new Map<string, Set<string>>();
-  for (const [from, to] of imports()) {
-    const a = dirname(from);
-    const b = dirname(to);
-    if (a === b) continue;
-    if (!graph.has(a)) graph.set(a, new Set());
-    graph.get(a)!.add(b);
-  }
+  const folders = imports()
+    .map(([from, to]): [string, string] => [dirname(from), dirname(to)])
+    .filter(([a, b]) => a !== b);
+  assert.deepEqual(
+    cyclesAmong(folders, () => true),
+    [],
+  );
+});
+
+/** The import cycles among the nodes `inside` (as a -> b -> ... -> a); type imports count too. */
+function cyclesAmong(edges: Array<[string, string]>, inside: (file: string) => boolean): string[] {
+  const graph = new Map<string, string[]>();
+  for (const [from, to] of edges)
+    if (inside(from) && inside(to)) graph.set(from, [...(graph.get(from) ?? []), to]);
   const cycles: string[] = [];
   const state = new Map<string, 'open' | 'done'>();
   const visit = (node: string, path: string[]) => {
@@ -60,7 +66,16 @@ test('no import cycle between folders', () => {
     state.set(node, 'done');
   };
   for (const node of graph.keys()) visit(node, []);
-  assert.deepEqual(cycles, []);
+  return cycles;
+}
+
+// Within the charger a loop hides which file is lower; what two files both need goes to a third
+// below them (core/ for what everything shares).
+test('no import cycle between the files of actors/charger', () => {
+  assert.deepEqual(
+    cyclesAmong(imports(), (f) => f.startsWith('actors/charger/')),
+    [],
+  );
 });
 
 test('nothing in the product imports a tool', () => {

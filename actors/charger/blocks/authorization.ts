@@ -8,7 +8,7 @@
 import type { AuthStatus, CallMeta, ChargerContext } from '../core/context.ts';
 import type { CommandOf } from '../core/events.ts';
 import type { Step } from '../core/step.ts';
-import type { Payload } from '../core/wire.ts';
+import type { Answer } from '../core/wire.ts';
 import { usable } from '../core/connector-status.ts';
 import { boolSetting } from '../core/settings.ts';
 import { stopTransaction, tokenAccepted } from './transactions.ts';
@@ -135,11 +135,11 @@ export function authorizeAnswered(
   s: Step,
   meta: CallMeta,
   ok: boolean,
-  payload: Payload,
+  payload: Answer<'Authorize'> | undefined,
   error?: { code: string; description?: string },
 ): boolean {
-  const status = ok ? s.wire.authorizeResult(payload) : undefined;
-  const group = ok ? s.wire.authorizeGroup(payload) : undefined;
+  const status = ok ? s.wire.authorizeResult(payload!) : undefined;
+  const group = ok ? s.wire.authorizeGroup(payload!) : undefined;
   if (status && meta.idTag) cache(s, meta.idTag, status, group);
   if (meta.groupStop && meta.connectorId !== undefined && meta.idTag) {
     const c = s.connector(meta.connectorId);

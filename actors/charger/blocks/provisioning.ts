@@ -6,7 +6,7 @@
 // once a boot is accepted.
 import type { BootReason, CallMeta } from '../core/context.ts';
 import type { Step } from '../core/step.ts';
-import type { Payload } from '../core/wire.ts';
+import type { Answer } from '../core/wire.ts';
 import { withSetting } from '../core/settings.ts';
 
 export function sendBoot(s: Step): void {
@@ -23,7 +23,7 @@ export function sendTriggeredBoot(s: Step): void {
  * B01 (and B02 when the accepted boot was a triggered one): the CSMS accepted the boot; its
  * interval is the heartbeat interval from now on, and the reboot's reason is told.
  */
-export function bootAccepted(s: Step, id: string, payload: Payload): void {
+export function bootAccepted(s: Step, id: string, payload: Answer<'BootNotification'>): void {
   s.dropCall(id);
   s.patch({ reconnects: 0, ...(s.ctx.reset ? {} : { bootReason: undefined }) });
   applyBootInterval(s, s.wire.bootResult(payload).interval);
@@ -33,7 +33,7 @@ export function bootAccepted(s: Step, id: string, payload: Payload): void {
 export function bootNotAccepted(
   s: Step,
   id: string,
-  answer: { payload: Payload } | { code: string; description?: string },
+  answer: { payload: Answer<'BootNotification'> } | { code: string; description?: string },
 ): void {
   s.dropCall(id);
   const r = 'payload' in answer ? s.wire.bootResult(answer.payload) : undefined;
@@ -69,8 +69,13 @@ function applyBootInterval(s: Step, interval: number): void {
 }
 
 /** A BootNotification sent while online (TriggerMessage, a proxied one) was answered: its interval applies. */
-export function bootAnswered(s: Step, _meta: CallMeta, ok: boolean, payload: Payload): boolean {
-  if (ok) applyBootInterval(s, s.wire.bootResult(payload).interval);
+export function bootAnswered(
+  s: Step,
+  _meta: CallMeta,
+  ok: boolean,
+  payload: Answer<'BootNotification'> | undefined,
+): boolean {
+  if (ok) applyBootInterval(s, s.wire.bootResult(payload!).interval);
   return false;
 }
 

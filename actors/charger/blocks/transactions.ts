@@ -5,7 +5,7 @@
 // unplug, stop drawing energy) start and end sessions here too.
 import type { CallMeta, Connector } from '../core/context.ts';
 import type { Step } from '../core/step.ts';
-import type { ChangeCause, Payload, StartCause, StopCause } from '../core/wire.ts';
+import type { Answer, ChangeCause, StartCause, StopCause } from '../core/wire.ts';
 import type { CommandOf } from '../core/events.ts';
 import { integrate, powerW } from '../core/power.ts';
 import { intSetting } from '../core/settings.ts';
@@ -168,9 +168,13 @@ export function tokenAccepted(s: Step, id: number, idTag: string, cause: StartCa
  * The CSMS answered (or gave up on) the outbox head. The answer to a transaction's start carries
  * the CSMS's id for it (1.6) and may refuse the token: the transaction then ends, deauthorized.
  */
-export function txMessageAnswered(s: Step, meta: CallMeta, ok: boolean, payload: Payload): void {
+export function txMessageAnswered(s: Step, meta: CallMeta, ok: boolean, payload: unknown): void {
   const head = s.ctx.outbox[0];
-  const r = ok && head && s.wire.isTxStart(head) ? s.wire.txStartResult(payload) : undefined;
+  // isTxStart: the answer is the one to the version's start message.
+  const r =
+    ok && head && s.wire.isTxStart(head)
+      ? s.wire.txStartResult(payload as Answer<'StartTransaction' | 'TransactionEvent'>)
+      : undefined;
   if (r?.transactionId !== undefined && meta.tx !== undefined)
     s.patch({ txIds: { ...s.ctx.txIds, [meta.tx]: r.transactionId } });
   s.settleOutbox(ok);

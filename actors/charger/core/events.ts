@@ -201,7 +201,8 @@ export type SecurityRequest = { identity: string } &
   );
 
 export interface CertificateHashData {
-  hashAlgorithm: string;
+  /** OCPP's names (1.6 security extension and 2.x alike). */
+  hashAlgorithm: 'SHA256' | 'SHA384' | 'SHA512';
   issuerNameHash: string;
   issuerKeyHash: string;
   serialNumber: string;

@@ -1,8 +1,8 @@
 // The contract of a wire adapter: everything that differs between OCPP versions, behind one
 // interface. The blocks (../blocks) say what happens in the charger's own terms; an adapter
 // (../ocpp16, ../ocpp2) writes it as its version's messages, reads its version's answers, and
-// dispatches its version's CSMS calls to the blocks. No code outside an adapter asks which
-// version a charger speaks.
+// dispatches its version's CSMS calls to the blocks (its table of them, typed by core/csms-calls.ts,
+// sits beside it in ocpp-wires.ts). No code outside an adapter asks which version a charger speaks.
 import type {
   AuthStatus,
   ChargerContext,
@@ -13,12 +13,14 @@ import type {
 } from './context.ts';
 import type { CommandEvent, LocalListCommand } from './events.ts';
 import type { OcppVersion } from '../../../protocols/ocpp/versions.ts';
-import type { Step } from './step.ts';
+import type { OcppResponse } from '../../../protocols/ocpp/ocpp-types.ts';
 import type { Measurand } from './settings.ts';
 
-/** A payload the CSMS sent, already validated against the version's schema by the link. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- read field by field by the adapters
-export type Payload = any;
+/**
+ * The CSMS's answer to the charger's `A` in version `V` (every version's, for a reader that does not
+ * know which): the link validated it against the action's schema before the machine saw it.
+ */
+export type Answer<A extends string, V extends OcppVersion = OcppVersion> = OcppResponse<V, A>;
 
 export interface OutboundCall {
   action: string;
@@ -54,12 +56,6 @@ export type BootStatus = 'Accepted' | 'Pending' | 'Rejected';
 export type TriggerTarget =
   'BootNotification' | 'Heartbeat' | 'StatusNotification' | 'MeterValues' | 'TransactionEvent';
 
-/**
- * A CSMS call handled: read the version's payload, call the block, write the version's answer.
- * Throw protocols' RpcError to answer with a CALLERROR of that code.
- */
-export type CsmsCall = (payload: Payload, s: Step) => object;
-
 /** The configuration command as the API takes it: a 1.6 key, or a 2.0.1 component/variable. */
 export interface ConfigurationCommand {
   key?: string;
@@ -70,10 +66,14 @@ export interface ConfigurationCommand {
   evseId?: number;
 }
 
-export interface OcppWire {
+/**
+ * A version's adapter. `V` types the answers it reads as its version's; the machine holds any
+ * version's (`OcppWire`), whose answers are every version's.
+ */
+export interface OcppWire<V extends OcppVersion = OcppVersion> {
   // Provisioning (boot, heartbeat)
   bootNotification(ctx: ChargerContext): OutboundCall;
-  bootResult(payload: Payload): { status: BootStatus; interval: number };
+  bootResult(payload: Answer<'BootNotification', V>): { status: BootStatus; interval: number };
   heartbeat(): OutboundCall;
 
   // Availability: connectorId 0 is the charger as a whole; undefined when the version has nothing to say.
@@ -88,7 +88,7 @@ export interface OcppWire {
 
   // Authorization
   authorize(idTag: string): OutboundCall;
-  authorizeResult(payload: Payload): AuthStatus;
+  authorizeResult(payload: Answer<'Authorize', V>): AuthStatus;
 
   // Transactions and meter values
   /** The charger's own id for a new transaction, when its version has the charger name them. */
@@ -100,7 +100,10 @@ export interface OcppWire {
   /** Whether an outbox message is the one that starts its transaction (its answer says whether it may run). */
   isTxStart(item: OutboxItem): boolean;
   /** The answer to txStarted: the CSMS's id for the transaction, if the version has one, and the token's status. */
-  txStartResult(payload: Payload): { transactionId?: number; status?: AuthStatus };
+  txStartResult(payload: Answer<'StartTransaction' | 'TransactionEvent', V>): {
+    transactionId?: number;
+    status?: AuthStatus;
+  };
   /** The outbox head's payload as it leaves now; undefined drops it (nothing left to attach it to). */
   outboxPayload(ctx: ChargerContext, item: OutboxItem): Record<string, unknown> | undefined;
   /** The measurands this version can carry (2.0.1 has no Temperature): a list naming others is Rejected. */
@@ -137,12 +140,9 @@ export interface OcppWire {
   /** A setting's name: the 1.6 key, or 2.x `Component.Variable`. */
   settingName(key: string): string;
 
-  /** The CSMS calls this version answers, by action: the one dispatch from action to block. */
-  csmsCalls: Record<string, CsmsCall>;
-
   // Reservations (blocks/reservation.ts)
   /** A reservation ended without being used (2.x ReservationStatusUpdate); undefined when the version says nothing. */
   reservationUpdate(reservationId: number, status: 'Expired' | 'Removed'): OutboundCall | undefined;
   /** The group (1.6 parentIdTag, 2.x groupIdToken) an Authorize answer gives the token, if any. */
-  authorizeGroup(payload: Payload): string | undefined;
+  authorizeGroup(payload: Answer<'Authorize', V>): string | undefined;
 }

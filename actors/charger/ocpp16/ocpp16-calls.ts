@@ -1,7 +1,9 @@
 // The CSMS's OCPP 1.6 calls: one line each from the action to the block that handles it, reading
 // the 1.6 payload and writing the 1.6 answer. Anything not here is answered NotImplemented.
-/* eslint-disable @typescript-eslint/no-explicit-any -- CSMS payloads reach the handlers validated against the official schemas */
-import type { CsmsCall } from '../core/wire.ts';
+// Each handler's `p` is its action's 1.6 request and its answer must be the 1.6 response
+// (core/csms-calls.ts); the link validated `p` against the official schema before.
+import type { CsmsCalls } from '../core/csms-calls.ts';
+import type { OcppRequest } from '../../../protocols/ocpp/ocpp-types.ts';
 import { SETTINGS, getSetting } from '../core/settings.ts';
 import { authStatus, iso } from '../wire/basics.ts';
 import { chargingProfile, clearedAnswer, compositePeriod, purposeFrom } from '../wire/charging-profile.ts';
@@ -27,7 +29,9 @@ import {
   requestCertificate,
 } from '../blocks/certificates.ts';
 
-const profile16 = (connectorId: number, p: any, now: number) =>
+type Profile16 = OcppRequest<'ocpp1.6', 'SetChargingProfile'>['csChargingProfiles'];
+
+const profile16 = (connectorId: number, p: Profile16, now: number) =>
   chargingProfile(
     {
       id: p.chargingProfileId,
@@ -39,7 +43,7 @@ const profile16 = (connectorId: number, p: any, now: number) =>
     now,
   );
 
-export const OCPP16_CALLS: Record<string, CsmsCall> = {
+export const OCPP16_CALLS: CsmsCalls<'ocpp1.6'> = {
   // Configuration
   ChangeConfiguration: (p, s) => ({ status: changeSetting(s, p.key, p.value) }),
   GetConfiguration: (p, s) => {
@@ -92,7 +96,7 @@ export const OCPP16_CALLS: Record<string, CsmsCall> = {
     status: updateLocalList(s, {
       version: p.listVersion,
       full: p.updateType === 'Full',
-      entries: (p.localAuthorizationList ?? []).map((e: any) => ({
+      entries: (p.localAuthorizationList ?? []).map((e) => ({
         idTag: e.idTag,
         status: e.idTagInfo ? authStatus(e.idTagInfo.status) : undefined,
         group: e.idTagInfo?.parentIdTag,

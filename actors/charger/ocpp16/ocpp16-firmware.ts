@@ -1,7 +1,8 @@
 // The CSMS's OCPP 1.6 firmware and diagnostics calls (Firmware Management, and the security
 // extension's SignedUpdateFirmware and GetLog): how 1.6 reads them and names their statuses. The
 // behaviour is the firmware and diagnostics blocks'.
-import type { CsmsCall } from '../core/wire.ts';
+import type { CsmsCalls } from '../core/csms-calls.ts';
+import type { Step } from '../core/step.ts';
 import { firmwareStatusNow, updateFirmware, type FirmwareStatus } from '../blocks/firmware.ts';
 import { requestLog, uploadStatusNow, type LogReport } from '../blocks/diagnostics.ts';
 import { LOG_STATUS_NAMES, epochOf, getLogAnswer, getLogRequest } from '../wire/get-log.ts';
@@ -31,7 +32,7 @@ const DIAGNOSTICS: LogReport['names'] = {
   UploadFailed: 'UploadFailed',
 };
 
-export const FIRMWARE_16_CALLS: Record<string, CsmsCall> = {
+export const FIRMWARE_16_CALLS: CsmsCalls<'ocpp1.6'> = {
   UpdateFirmware: (p, s) => {
     updateFirmware(s, {
       location: p.location,
@@ -70,13 +71,13 @@ export const FIRMWARE_16_CALLS: Record<string, CsmsCall> = {
 };
 
 /** TriggerMessage of the firmware or diagnostics status: the running job's, else Idle. */
-export function triggerTransferStatus16(s: Parameters<CsmsCall>[1], what: string): void {
+export function triggerTransferStatus16(s: Step, what: string): void {
   if (what === 'FirmwareStatusNotification') firmwareStatusNow(s, what);
   else uploadStatusNow(s, what, DIAGNOSTICS);
 }
 
 /** ExtendedTriggerMessage (security extension): the signed firmware job's or the log upload's status. */
-export function extendedTriggerTransferStatus16(s: Parameters<CsmsCall>[1], what: string): void {
+export function extendedTriggerTransferStatus16(s: Step, what: string): void {
   if (what === 'FirmwareStatusNotification') firmwareStatusNow(s, 'SignedFirmwareStatusNotification');
   else uploadStatusNow(s, 'LogStatusNotification', LOG_STATUS_NAMES);
 }

@@ -12,7 +12,6 @@ import {
   meterValue,
   type WriteReading,
 } from '../wire/sampled-values.ts';
-import { OCPP16_CALLS } from './ocpp16-calls.ts';
 import { PURPOSE_16 } from './ocpp16-names.ts';
 
 const STOP_REASON: Record<StopCause, string> = {
@@ -80,7 +79,7 @@ const meterValue16 = (
 const MEASURANDS_16 = READABLE_MEASURANDS;
 const MASK_16 = measurandMask(MEASURANDS_16);
 
-export const ocpp16Wire: OcppWire = {
+export const ocpp16Wire: OcppWire<'ocpp1.6'> = {
   bootNotification: (ctx) =>
     call('BootNotification', {
       chargePointVendor: ci20(ctx.model.boot_vendor),
@@ -225,8 +224,6 @@ export const ocpp16Wire: OcppWire = {
   transactionIdOf: (ctx, c) => (c.tx ? ctx.txIds[String(c.tx.ref)] : undefined),
   profilePurposes: PURPOSE_16,
   settingName: (key) => key,
-
-  csmsCalls: OCPP16_CALLS,
 
   // Reservations: 1.6 says an expired reservation with the connector's StatusNotification only.
   reservationUpdate: () => undefined,

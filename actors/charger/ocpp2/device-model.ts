@@ -1,9 +1,10 @@
 // The 2.x device model over the charger's settings: Get/SetVariables and the reports
 // (NotifyReport) that GetBaseReport and GetReport ask for. The settings are core/settings.ts's
 // table; each names the component/variable it is in 2.x.
-/* eslint-disable @typescript-eslint/no-explicit-any -- CSMS payloads reach the handlers validated against the official schemas */
 import type { ChargerContext, ConnectorStatus } from '../core/context.ts';
-import type { CsmsCall, OutboundCall } from '../core/wire.ts';
+import type { OutboundCall } from '../core/wire.ts';
+import type { CsmsCall } from '../core/csms-calls.ts';
+import type { OcppRequest } from '../../../protocols/ocpp/ocpp-types.ts';
 import { SETTINGS, getSetting, isKnownComponent, keyForVariable, settingKeysOf } from '../core/settings.ts';
 import { changeSetting } from '../blocks/configuration.ts';
 import { call, iso } from '../wire/basics.ts';
@@ -30,9 +31,14 @@ export const SETTINGS_2 = settingKeysOf('ocpp2');
 
 const DATA_TYPE = { int: 'integer', bool: 'boolean', string: 'string', csl: 'MemberList' } as const;
 
+/** One variable of a GetVariables / SetVariables request (the fields both have). */
+type VariableData = OcppRequest<'ocpp2.0.1', 'GetVariables'>['getVariableData'][number];
+/** One variable of a NotifyReport. */
+type ReportData = NonNullable<OcppRequest<'ocpp2.0.1', 'NotifyReport'>['reportData']>[number];
+
 /** The device model as NotifyReport reportData: the settings, plus each EVSE's availability. */
 function reportData(ctx: ChargerContext, onlyWritable: boolean) {
-  const data: Record<string, unknown>[] = [];
+  const data: ReportData[] = [];
   for (const key of SETTINGS_2) {
     const d = SETTINGS[key];
     if (onlyWritable && d.readonly) continue;
@@ -64,7 +70,7 @@ function reportData(ctx: ChargerContext, onlyWritable: boolean) {
 
 const REPORT_CHUNK = 20;
 
-function notifyReports(requestId: number, data: Record<string, unknown>[], now: number): OutboundCall[] {
+function notifyReports(requestId: number, data: ReportData[], now: number): OutboundCall[] {
   const out: OutboundCall[] = [];
   for (let i = 0, seqNo = 0; i < data.length; i += REPORT_CHUNK, seqNo++) {
     const last = i + REPORT_CHUNK >= data.length;
@@ -81,7 +87,10 @@ function notifyReports(requestId: number, data: Record<string, unknown>[], now: 
   return out;
 }
 
-function variableOf(p: any): { key?: string; status: string } {
+function variableOf(p: VariableData): {
+  key?: string;
+  status: 'Accepted' | 'NotSupportedAttributeType' | 'UnknownVariable' | 'UnknownComponent';
+} {
   const component = p.component?.name;
   const variable = p.variable?.name;
   if (p.attributeType && p.attributeType !== 'Actual') return { status: 'NotSupportedAttributeType' };
@@ -92,10 +101,11 @@ function variableOf(p: any): { key?: string; status: string } {
 }
 
 /** B06. */
-export const getVariables: CsmsCall = (p, s) => ({
-  getVariableResult: (p.getVariableData ?? []).map((d: any) => {
+export const getVariables: CsmsCall<'ocpp2.0.1', 'GetVariables'> = (p, s) => ({
+  getVariableResult: (p.getVariableData ?? []).map((d) => {
     const found = variableOf(d);
-    const v = found.key && WRITE_ONLY.has(found.key) ? { status: 'Rejected' } : found;
+    const v: { key?: string; status: (typeof found)['status'] | 'Rejected' } =
+      found.key && WRITE_ONLY.has(found.key) ? { status: 'Rejected' } : found;
     if (d.component?.name === 'EVSE' && d.variable?.name === 'AvailabilityState' && d.component.evse?.id) {
       const c = s.connector(d.component.evse.id);
       if (c)
@@ -118,8 +128,8 @@ export const getVariables: CsmsCall = (p, s) => ({
 });
 
 /** B05. */
-export const setVariables: CsmsCall = (p, s) => ({
-  setVariableResult: (p.setVariableData ?? []).map((d: any) => {
+export const setVariables: CsmsCall<'ocpp2.0.1', 'SetVariables'> = (p, s) => ({
+  setVariableResult: (p.setVariableData ?? []).map((d) => {
     const v = variableOf(d);
     const status =
       v.key && READ_ONLY_2.has(v.key)
@@ -139,17 +149,17 @@ export const setVariables: CsmsCall = (p, s) => ({
 });
 
 /** B07: the report follows the answer as NotifyReport messages. */
-export const getBaseReport: CsmsCall = (p, s) => {
+export const getBaseReport: CsmsCall<'ocpp2.0.1', 'GetBaseReport'> = (p, s) => {
   const data = reportData(s.ctx, p.reportBase === 'ConfigurationInventory');
   for (const c of notifyReports(p.requestId, data, s.now)) s.call(c);
   return { status: 'Accepted' };
 };
 
 /** B08. */
-export const getReport: CsmsCall = (p, s) => {
-  const asked: any[] = p.componentVariable ?? [];
+export const getReport: CsmsCall<'ocpp2.0.1', 'GetReport'> = (p, s) => {
+  const asked = p.componentVariable ?? [];
   const data = reportData(s.ctx, false).filter(
-    (d: any) =>
+    (d) =>
       asked.length === 0 ||
       asked.some(
         (a) =>

@@ -1,7 +1,10 @@
 // The CSMS's OCPP 2.0.1 / 2.1 calls: one line each from the action to the block that handles it,
 // reading the 2.x payload and writing the 2.x answer. Anything not here is answered NotImplemented.
-/* eslint-disable @typescript-eslint/no-explicit-any -- CSMS payloads reach the handlers validated against the official schemas */
-import type { CsmsCall } from '../core/wire.ts';
+// Each handler's `p` is its action's 2.0.1 request and its answer must be the 2.0.1 response
+// (core/csms-calls.ts; 2.1 payloads are read through 2.0.1's types, see ocpp-wires.ts); the link
+// validated `p` against the official schema of the charger's version before.
+import type { CsmsCalls } from '../core/csms-calls.ts';
+import type { OcppRequest, OcppResponse } from '../../../protocols/ocpp/ocpp-types.ts';
 import { authStatus, iso } from '../wire/basics.ts';
 import { chargingProfile, clearedAnswer, compositePeriod, purposeFrom } from '../wire/charging-profile.ts';
 import { clearCache } from '../blocks/authorization.ts';
@@ -23,7 +26,13 @@ import {
   requestCertificate,
 } from '../blocks/certificates.ts';
 
-const profile2 = (evseId: number, p: any, now: number) =>
+type CertificateIdUse = NonNullable<
+  OcppResponse<'ocpp2.0.1', 'GetInstalledCertificateIds'>['certificateHashDataChain']
+>[number]['certificateType'];
+
+type Profile2 = OcppRequest<'ocpp2.0.1', 'SetChargingProfile'>['chargingProfile'];
+
+const profile2 = (evseId: number, p: Profile2, now: number) =>
   chargingProfile(
     {
       id: p.id,
@@ -35,7 +44,7 @@ const profile2 = (evseId: number, p: any, now: number) =>
     now,
   );
 
-export const OCPP2_CALLS: Record<string, CsmsCall> = {
+export const OCPP2_CALLS: CsmsCalls<'ocpp2.0.1'> = {
   // Configuration (the device model)
   GetVariables: getVariables,
   SetVariables: setVariables,
@@ -97,7 +106,7 @@ export const OCPP2_CALLS: Record<string, CsmsCall> = {
     const status = updateLocalList(s, {
       version: p.versionNumber,
       full: p.updateType === 'Full',
-      entries: (p.localAuthorizationList ?? []).map((e: any) => ({
+      entries: (p.localAuthorizationList ?? []).map((e) => ({
         idTag: e.idToken.idToken,
         status: e.idTokenInfo ? authStatus(e.idTokenInfo.status) : undefined,
         group: e.idTokenInfo?.groupIdToken?.idToken,
@@ -168,7 +177,8 @@ export const OCPP2_CALLS: Record<string, CsmsCall> = {
       ? {
           status: 'Accepted',
           certificateHashDataChain: found.map((c) => ({
-            certificateType: c.certificateType,
+            // Kept as this version's InstallCertificate named it, one of GetCertificateIdUse's names.
+            certificateType: c.certificateType as CertificateIdUse,
             certificateHashData: c.hashData,
           })),
         }

@@ -1,6 +1,7 @@
 // The CSMS's OCPP 2.0.1 firmware and log calls: L01-L03 UpdateFirmware and N01 GetLog, how 2.x
 // reads them and names their statuses. The behaviour is the firmware and diagnostics blocks'.
-import type { CsmsCall } from '../core/wire.ts';
+import type { CsmsCalls } from '../core/csms-calls.ts';
+import type { Step } from '../core/step.ts';
 import { firmwareStatusNow, updateFirmware, type FirmwareStatus } from '../blocks/firmware.ts';
 import { requestLog, uploadStatusNow } from '../blocks/diagnostics.ts';
 import { LOG_STATUS_NAMES, epochOf, getLogAnswer, getLogRequest } from '../wire/get-log.ts';
@@ -19,7 +20,7 @@ const STATUSES: readonly FirmwareStatus[] = [
   'InstallationFailed',
 ];
 
-export const FIRMWARE_2_CALLS: Record<string, CsmsCall> = {
+export const FIRMWARE_2_CALLS: CsmsCalls<'ocpp2.0.1'> = {
   UpdateFirmware: (p, s) => ({
     status: updateFirmware(s, {
       location: p.firmware.location,
@@ -38,7 +39,7 @@ export const FIRMWARE_2_CALLS: Record<string, CsmsCall> = {
 };
 
 /** TriggerMessage FirmwareStatusNotification / LogStatusNotification: the running job's, else Idle. */
-export function triggerTransferStatus2(s: Parameters<CsmsCall>[1], what: string): void {
+export function triggerTransferStatus2(s: Step, what: string): void {
   if (what === 'FirmwareStatusNotification') firmwareStatusNow(s, what);
   else uploadStatusNow(s, what, LOG_STATUS_NAMES);
 }

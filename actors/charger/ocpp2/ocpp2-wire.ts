@@ -14,7 +14,6 @@ import {
   meterValue,
   type WriteReading,
 } from '../wire/sampled-values.ts';
-import { OCPP2_CALLS } from './ocpp2-calls.ts';
 import { SETTINGS_2, connectorStatus } from './device-model.ts';
 import { PURPOSE_2 } from './ocpp2-names.ts';
 
@@ -140,7 +139,7 @@ function transactionEvent(
   });
 }
 
-export const ocpp2Wire: OcppWire = {
+export const ocpp2Wire: OcppWire<'ocpp2.0.1'> = {
   bootNotification: (ctx) =>
     call('BootNotification', {
       reason: ctx.bootReason ?? 'PowerUp',
@@ -277,8 +276,6 @@ export const ocpp2Wire: OcppWire = {
   transactionIdOf: (_ctx, c) => c.tx?.id,
   profilePurposes: PURPOSE_2,
   settingName: (key) => `${SETTINGS[key].component}.${SETTINGS[key].variable}`,
-
-  csmsCalls: OCPP2_CALLS,
 
   // Reservations: H04 ReservationStatusUpdate.
   reservationUpdate: (reservationId, status) =>

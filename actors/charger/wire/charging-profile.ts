@@ -1,11 +1,20 @@
 // A charging profile from the CSMS in the charger's terms. Both versions carry the same schedule
 // fields; they differ in where the id, the schedule and the purpose are (the adapter passes them).
-/* eslint-disable @typescript-eslint/no-explicit-any -- CSMS payloads reach here validated against the official schemas */
 import type { ChargingProfile } from '../core/context.ts';
+import type { OcppRequest } from '../../../protocols/ocpp/ocpp-types.ts';
+
+/** A charging profile as either version writes it (1.6 csChargingProfiles, 2.0.1 chargingProfile). */
+type WireProfile =
+  | OcppRequest<'ocpp1.6', 'SetChargingProfile'>['csChargingProfiles']
+  | OcppRequest<'ocpp2.0.1', 'SetChargingProfile'>['chargingProfile'];
+/** Its schedule (1.6 has one, 2.0.1 a list: the adapter passes the one it takes). */
+type WireSchedule =
+  | OcppRequest<'ocpp1.6', 'SetChargingProfile'>['csChargingProfiles']['chargingSchedule']
+  | OcppRequest<'ocpp2.0.1', 'SetChargingProfile'>['chargingProfile']['chargingSchedule'][number];
 
 export function chargingProfile(
-  at: { id: number; connectorId: number; purpose: ChargingProfile['purpose']; schedule: any },
-  p: any,
+  at: { id: number; connectorId: number; purpose: ChargingProfile['purpose']; schedule: WireSchedule },
+  p: WireProfile,
   now: number,
 ): ChargingProfile {
   const sched = at.schedule;
@@ -15,7 +24,7 @@ export function chargingProfile(
     stackLevel: p.stackLevel,
     purpose: at.purpose,
     unit: sched.chargingRateUnit,
-    periods: sched.chargingSchedulePeriod.map((x: any) => ({
+    periods: sched.chargingSchedulePeriod.map((x) => ({
       startPeriod: x.startPeriod,
       limit: x.limit,
       ...(x.numberPhases ? { numberPhases: x.numberPhases } : {}),
@@ -39,7 +48,9 @@ export function purposeFrom(
 }
 
 /** K10 ClearChargingProfile's answer (both versions): Unknown when no profile matched. */
-export const clearedAnswer = (cleared: boolean) => ({ status: cleared ? 'Accepted' : 'Unknown' });
+export const clearedAnswer = (cleared: boolean): { status: 'Accepted' | 'Unknown' } => ({
+  status: cleared ? 'Accepted' : 'Unknown',
+});
 
 /**
  * K08 GetCompositeSchedule: the composite limit from now as one period, the fields both versions'

@@ -28,7 +28,12 @@ before(async () => {
   ]);
 });
 
-const HASH = { hashAlgorithm: 'SHA256', issuerNameHash: 'aa', issuerKeyHash: 'bb', serialNumber: '1' };
+const HASH = {
+  hashAlgorithm: 'SHA256' as const,
+  issuerNameHash: 'aa',
+  issuerKeyHash: 'bb',
+  serialNumber: '1',
+};
 
 /** A charger (its clock now: the certificates are valid from now) with the manufacturer root installed, as the engine answers. */
 async function withRoot(version: OcppVersion): Promise<Harness> {
