@@ -1,11 +1,18 @@
 // One charger's WebSocket on the central system: frames go through the shared RpcEndpoint (strict
 // validation against the official schemas of the negotiated version) to the version's handlers.
 import type { WebSocket } from 'ws';
-import { RpcEndpoint, RpcError, type FrameObserver } from '../../protocols/ocpp/index.ts';
+import { RpcEndpoint, RpcError, type FrameObserver, type OcppVersion } from '../../protocols/ocpp/index.ts';
 import type { Logger } from '../platform/log/logger.ts';
-import type { ConnectionInfo, Handler, HandlerDeps } from './handler-types.ts';
+import type { ConnectionInfo, HandlerDeps, HandlerTable } from './handler-types.ts';
 import { OCPP16_HANDLERS } from './ocpp16-handlers.ts';
 import { OCPP2_HANDLERS } from './ocpp2-handlers.ts';
+
+/** Each version's handlers: a version without an entry does not compile. */
+const HANDLERS: Readonly<Record<OcppVersion, HandlerTable>> = {
+  'ocpp1.6': OCPP16_HANDLERS,
+  'ocpp2.0.1': OCPP2_HANDLERS,
+  'ocpp2.1': OCPP2_HANDLERS,
+};
 
 export class CsmsConnection {
   readonly endpoint: RpcEndpoint;
@@ -22,8 +29,7 @@ export class CsmsConnection {
     /** The message log's observer of this connection's frames (seen from the central system). */
     onFrame?: FrameObserver,
   ) {
-    const handlers: Readonly<Record<string, Handler>> =
-      info.version === 'ocpp1.6' ? OCPP16_HANDLERS : OCPP2_HANDLERS;
+    const handlers = HANDLERS[info.version];
     this.endpoint = new RpcEndpoint({
       version: info.version,
       callTimeoutMs,
@@ -31,7 +37,8 @@ export class CsmsConnection {
       onCall: (action, payload) => {
         const handler = handlers[action];
         if (!handler) throw new RpcError('NotImplemented', `${action} is not handled by the central system`);
-        return handler(info, payload, deps);
+        // Validated by the endpoint against the action's schema: the handler's payload type.
+        return handler(info, payload as never, deps);
       },
       onSchemaError: (e) => log.debug({ chargePointId: info.chargePointId, ...e }, 'OCPP schema violation'),
       onBadFrame: (e) => log.debug({ chargePointId: info.chargePointId, code: e.code }, 'OCPP bad frame'),

@@ -1,7 +1,21 @@
 // The energy register (Wh) in OCPP meter values, 1.6 and 2.x alike: the last sample of
 // Energy.Active.Import.Register (the default measurand) that is not per phase.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type MeterValue = { sampledValue?: any[] };
+import type { OcppVersion } from '../../protocols/ocpp/versions.ts';
+import type { OcppRequest } from '../../protocols/ocpp/ocpp-types.ts';
+
+type Sampled<V extends OcppVersion> = OcppRequest<
+  V,
+  'MeterValues'
+>['meterValue'][number]['sampledValue'][number];
+/** What is read of a sampled value of any version (1.6 `unit`, 2.x `unitOfMeasure`). */
+type Reading = {
+  value: Sampled<OcppVersion>['value'];
+  measurand?: Sampled<OcppVersion>['measurand'];
+  phase?: Sampled<OcppVersion>['phase'];
+  unit?: Sampled<'ocpp1.6'>['unit'];
+  unitOfMeasure?: Sampled<'ocpp2.0.1' | 'ocpp2.1'>['unitOfMeasure'];
+};
+type MeterValue = { sampledValue?: readonly Reading[] };
 
 const UNIT_TO_WH: Record<string, number> = { Wh: 1, kWh: 1000 };
 

@@ -1,10 +1,10 @@
 // OCPP 1.6 charger-initiated actions answered by the built-in central system.
-import { acknowledge, type Handler } from './handler-types.ts';
+import { acknowledge, type Handlers } from './handler-types.ts';
 import { energyWh } from './meter-energy.ts';
 
 const ACCEPTED = { status: 'Accepted' } as const;
 
-export const OCPP16_HANDLERS: Readonly<Record<string, Handler>> = {
+export const OCPP16_HANDLERS: Handlers<'ocpp1.6'> = {
   async BootNotification(conn, p, { store, heartbeatIntervalSeconds }) {
     await store.boot(conn.pk, conn.version, {
       vendor: p.chargePointVendor,

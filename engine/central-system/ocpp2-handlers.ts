@@ -1,10 +1,11 @@
-// OCPP 2.0.1 and 2.1 charging-station-initiated actions answered by the built-in central system.
-import { acknowledge, type Handler } from './handler-types.ts';
+// OCPP 2.0.1 and 2.1 charging-station-initiated actions answered by the built-in central system
+// (typed by 2.0.1's schemas: 2.1 keeps these messages, and a 2.1 payload is read through them).
+import { acknowledge, type Handlers } from './handler-types.ts';
 import { energyWh } from './meter-energy.ts';
 
 const ACCEPTED = { status: 'Accepted' } as const;
 
-export const OCPP2_HANDLERS: Readonly<Record<string, Handler>> = {
+export const OCPP2_HANDLERS: Handlers<'ocpp2.0.1'> = {
   async BootNotification(conn, p, { store, heartbeatIntervalSeconds }) {
     const station = p.chargingStation;
     await store.boot(conn.pk, conn.version, {
