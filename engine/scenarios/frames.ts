@@ -75,10 +75,12 @@ export function matches(actual: unknown, expected: unknown): boolean {
   return Object.entries(expected).every(([k, v]) => matches((actual as Record<string, unknown>)[k], v));
 }
 
-// Payloads are read field by field where 1.6 and 2.0.1 differ; the schema validator checked them.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Loose = Record<string, any>;
-const obj = (v: unknown): Loose => (v && typeof v === 'object' ? (v as Loose) : {});
+// Payloads are read field by field where 1.6 and 2.0.1 differ, each field checked for its type:
+// the log holds frames as they crossed the wire, which need not be valid (a raw PROXY_CALL, an
+// external central system's answer), so no schema's type is assumed.
+type Fields = Record<string, unknown>;
+const obj = (v: unknown): Fields => (v && typeof v === 'object' ? (v as Fields) : {});
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 /**
  * The statuses a frame the charger sent reports: [connector, status, track], the track being the
@@ -110,13 +112,13 @@ export function meterValuesOf(f: SeenFrame, connector: number, measurand: string
   let values: unknown[];
   let on: unknown;
   if (f.action === 'MeterValues') {
-    values = p.meterValue ?? [];
+    values = list(p.meterValue);
     on = p.evseId ?? p.connectorId;
   } else if (f.action === 'TransactionEvent') {
-    values = p.meterValue ?? [];
+    values = list(p.meterValue);
     on = obj(p.evse).id ?? connector;
   } else if (f.action === 'StopTransaction') {
-    values = p.transactionData ?? [];
+    values = list(p.transactionData);
     on = connector;
     if (measurand === 'Energy.Active.Import.Register' && typeof p.meterStop === 'number')
       return [p.meterStop];
@@ -124,7 +126,7 @@ export function meterValuesOf(f: SeenFrame, connector: number, measurand: string
   if (on !== connector) return [];
   const out: number[] = [];
   for (const mv of values)
-    for (const sv of obj(mv).sampledValue ?? []) {
+    for (const sv of list(obj(mv).sampledValue)) {
       const s = obj(sv);
       if ((s.measurand ?? 'Energy.Active.Import.Register') !== measurand) continue;
       const unit = s.unit ?? obj(s.unitOfMeasure).unit;
