@@ -19,7 +19,7 @@ const CONCURRENCY = Number(process.env.TEST_CONCURRENCY) || 4;
  * first, they run beside the many short ones instead of after them.
  */
 const SLOW_FIRST = [
-  'test/commands/crash.test.ts',
+  'test/commands/crash-',
   'test/scenarios/ready-scenarios.test.ts',
   'test/cluster/',
   'test/loadtest/traffic.test.ts',
