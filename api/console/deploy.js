@@ -104,6 +104,10 @@ export function DeployForm({ onDeployed }) {
   };
 
   const p = f.profile === '' ? -1 : Number(f.profile);
+  // The versions to choose from are the chosen model's (the catalog's answer), which E5 and E7
+  // accept; a template names its chargers' versions itself.
+  const chosen = f.source === 'model' ? models.find((m) => m.slug === f.model) : undefined;
+  const versions = chosen?.ocpp_versions ?? [];
   return html`<form class="deploy card" onSubmit=${submit}>
     <div class="row">
       <label
@@ -135,7 +139,7 @@ export function DeployForm({ onDeployed }) {
               <select
                 name="brand"
                 value=${f.brand}
-                onChange=${(e) => setF({ ...f, brand: e.target.value, model: '' })}
+                onChange=${(e) => setF({ ...f, brand: e.target.value, model: '', ocpp_version: '' })}
               >
                 <option value="">choose…</option>
                 ${brands.map((b) => html`<option value=${b.slug}>${b.name}</option>`)}
@@ -143,7 +147,11 @@ export function DeployForm({ onDeployed }) {
             </label>
             <label
               >Model
-              <select name="model" value=${f.model} onChange=${set('model')}>
+              <select
+                name="model"
+                value=${f.model}
+                onChange=${(e) => setF({ ...f, model: e.target.value, ocpp_version: '' })}
+              >
                 <option value="">choose…</option>
                 ${models.map((m) => html`<option value=${m.slug}>${m.name}</option>`)}
               </select>
@@ -180,8 +188,7 @@ export function DeployForm({ onDeployed }) {
         >OCPP
         <select name="ocpp_version" value=${f.ocpp_version} onChange=${set('ocpp_version')}>
           <option value="">model's default</option>
-          <option value="ocpp1.6">1.6</option>
-          <option value="ocpp2.0.1">2.0.1</option>
+          ${versions.map((v) => html`<option value=${v}>${v.replace(/^ocpp/, '')}</option>`)}
         </select>
       </label>
       <label

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { jsonSchemaOf } from './json-schema.ts';
 import { routeDocOf, type RequestExample, type RouteDoc } from './route-doc.ts';
 import { errorDetail, validationErrors } from '../schemas/errors.ts';
+import { OCPP_VERSIONS, VERSION_PROFILES } from '../../protocols/ocpp/versions.ts';
 
 export const API_VERSION = '0.1.0';
 
@@ -46,6 +47,12 @@ export function routesOf(routers: readonly Router[]): RouteRef[] {
 
 export const openApiPath = (koaPath: string): string => koaPath.replace(/:(\w+)/g, '{$1}');
 
+/** "1.6, 2.0.1 and 2.1": the versions the chargers speak, as people name them. */
+function spoken(): string {
+  const labels = OCPP_VERSIONS.map((v) => VERSION_PROFILES[v].label);
+  return labels.length === 1 ? labels[0] : `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}`;
+}
+
 const ERROR_REF = { $ref: '#/components/schemas/ErrorDetail' };
 const VALIDATION_REF = { $ref: '#/components/schemas/ValidationErrors' };
 
@@ -82,12 +89,12 @@ export function buildOpenApiDocument(mounted: readonly MountedRouter[]): {
       title: 'evsim',
       version: API_VERSION,
       description:
-        'EV charger simulator and e-mobility sandbox: virtual chargers speaking OCPP 1.6J and 2.0.1, ' +
+        `EV charger simulator and e-mobility sandbox: virtual chargers speaking OCPP ${spoken()}, ` +
         'a built-in central system, CPO and eMSP areas and OCPI roaming. Every route but the public ' +
         'ones needs `Authorization: Bearer <JWT>` (the organization is its `org_id` claim; ' +
         '`npm run token -- --org ID` prints one, and `npm start` prints a dev token). ' +
         'Virtual chargers and charge points connect over WebSocket at `/ocpp/{charge_point_id}` ' +
-        '(subprotocols ocpp1.6, ocpp2.0.1, ocpp2.1), which is not an HTTP operation and is not listed here.',
+        `(subprotocols ${OCPP_VERSIONS.join(', ')}), which is not an HTTP operation and is not listed here.`,
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     tags: TAGS,

@@ -6,8 +6,11 @@ import { boolString, parseQuery } from '../http/validation.ts';
 import type { ApiDeps } from '../http/deps.ts';
 import { apiDoc } from '../openapi/route-doc.ts';
 import { templateList } from '../schemas/evcharger-answers.ts';
+import type { OcppVersion } from '../../protocols/ocpp/versions.ts';
 
-const OCPP_VERSIONS = ['ocpp1.6', 'ocpp2.0.1'];
+// E4's filter is the spec's enum, narrower than the versions the chargers speak on purpose: the
+// gallery holds templates of these two only (an ocpp2.1 filter answers 400, as the spec says).
+const TEMPLATE_OCPP_VERSIONS: readonly OcppVersion[] = ['ocpp1.6', 'ocpp2.0.1'];
 const OCPI_VERSIONS = ['2.1.1', '2.2.1'];
 
 const templateQuery = z.object({
@@ -18,7 +21,11 @@ const templateQuery = z.object({
 });
 
 // The spec answers an unknown version with 400 naming it, not with a 422.
-function checkVersion(name: string, value: string | undefined, allowed: string[]): string | undefined {
+function checkVersion(
+  name: string,
+  value: string | undefined,
+  allowed: readonly string[],
+): string | undefined {
   if (value === undefined) return undefined;
   if (!allowed.includes(value)) throw badRequest(`Invalid ${name} '${value}'`);
   return value;
@@ -41,7 +48,7 @@ export function templatesRouter({ templates }: ApiDeps): Router {
     async (ctx) => {
       const q = parseQuery(ctx, templateQuery);
       const filters = {
-        ocpp_version: checkVersion('ocpp_version', q.ocpp_version, OCPP_VERSIONS),
+        ocpp_version: checkVersion('ocpp_version', q.ocpp_version, TEMPLATE_OCPP_VERSIONS),
         ocpi_version: checkVersion('ocpi_version', q.ocpi_version, OCPI_VERSIONS),
         connector_type: q.connector_type,
         include_all: q.include_all,

@@ -1,6 +1,7 @@
 // Request body of E22 POST /cpo/charge-points and the charge point path parameter. Every string,
 // number and list is bounded (docs/operations.md).
 import { z } from 'zod';
+import { OCPP_VERSIONS } from '../../protocols/ocpp/versions.ts';
 
 /** OCPP identifierString (2.0.1): what a charger may put in its connection URL. */
 export const chargePointIdentity = z
@@ -11,7 +12,7 @@ export const chargePointIdentity = z
 
 export const createChargePointBody = z.strictObject({
   charge_point_id: chargePointIdentity,
-  ocpp_version: z.enum(['ocpp1.6', 'ocpp2.0.1', 'ocpp2.1']).optional(),
+  ocpp_version: z.enum(OCPP_VERSIONS).optional(),
   charge_point_vendor: z.string().max(50).optional(),
   charge_point_model: z.string().max(50).optional(),
   location_id: z.number().int().min(1).max(2_147_483_647).optional(),

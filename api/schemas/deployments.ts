@@ -5,15 +5,21 @@ import { RUNTIME_ACTIONS } from '../../engine/deployments/deployment-service.ts'
 import { chargerSecurity } from './charger-security.ts';
 import { OFFSET_MAX } from './cpo-groups.ts';
 import { securityProblems } from '../../engine/deployments/charger-security.ts';
+import { OCPP_VERSIONS, type OcppVersion } from '../../protocols/ocpp/versions.ts';
 
 /** E10's bound on `limit` (documented in the README). */
 export const EVENTS_LIMIT_MAX = 500;
 export const DEPLOYMENTS_LIMIT_MAX = 500;
 
-/** Both spellings are accepted; the lower-case form is what the service answers and stores. */
-export const ocppVersion = z
-  .enum(['OCPP1.6', 'ocpp1.6', 'OCPP2.0.1', 'ocpp2.0.1'])
-  .transform((v) => v.toLowerCase() as 'ocpp1.6' | 'ocpp2.0.1');
+/**
+ * Every version the chargers speak (protocols/ocpp/versions.ts), in both spellings; the lower-case
+ * form is what the service answers and stores. Whether the model speaks it is the catalog's check.
+ */
+export const OCPP_VERSION_SPELLINGS = OCPP_VERSIONS.flatMap((v) => [v.toUpperCase(), v]) as [
+  string,
+  ...string[],
+];
+export const ocppVersion = z.enum(OCPP_VERSION_SPELLINGS).transform((v) => v.toLowerCase() as OcppVersion);
 
 /** What a charger puts at the end of its connection URL. */
 export const chargerIdentity = z

@@ -6,6 +6,7 @@ import { STAGE_OUTCOMES, STAGES } from '../../actors/charger/charger-ports.ts';
 import { COMMAND_STATUSES } from '../../engine/commands/command-outcome.ts';
 import { EVENT_TYPES } from '../../engine/commands/command-kinds.ts';
 import { RUNTIME_ACTIONS } from '../../engine/deployments/deployment-service.ts';
+import { OCPP_VERSIONS } from '../../protocols/ocpp/versions.ts';
 
 const dateTime = z.iso.datetime({ offset: true });
 const nullable = <T extends z.ZodType>(s: T) => s.nullable();
@@ -66,7 +67,7 @@ export const deploymentCreated = z.object({
   id: z.string(),
   deployment_id: z.string(),
   identity: z.string(),
-  ocpp_version: z.string().meta({ description: 'Lower case: ocpp1.6 or ocpp2.0.1' }),
+  ocpp_version: z.string().meta({ description: `Lower case: ${OCPP_VERSIONS.join(', ')}` }),
   provisioning_state: z.literal('READY'),
 });
 

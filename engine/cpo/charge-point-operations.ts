@@ -4,12 +4,13 @@ import { randomUUID } from 'node:crypto';
 import { BrokerUnavailableError, type RemoteCaller } from '../central-system/remote-caller.ts';
 import type { Queryable } from '../platform/db/database.ts';
 import type { OperationStore } from './operation-store.ts';
+import { VERSION_PROFILES, isOcppVersion, type OcppVersion } from '../../protocols/ocpp/versions.ts';
 
-/** Where each version's messages live in the schemas, and the soft reset it understands. */
-const SOFT_RESET: Record<string, { versionPath: string; payload: { type: string } }> = {
-  'ocpp1.6': { versionPath: 'v16', payload: { type: 'Soft' } },
-  'ocpp2.0.1': { versionPath: 'v201', payload: { type: 'OnIdle' } },
-  'ocpp2.1': { versionPath: 'v21', payload: { type: 'OnIdle' } },
+/** The soft reset each version understands (its `version_path` is the version profile's `path`). */
+const SOFT_RESET: Readonly<Record<OcppVersion, { type: string }>> = {
+  'ocpp1.6': { type: 'Soft' },
+  'ocpp2.0.1': { type: 'OnIdle' },
+  'ocpp2.1': { type: 'OnIdle' },
 };
 
 export interface SentOperation {
@@ -50,8 +51,10 @@ export class ChargePointOperations {
     const cp = rows[0];
     if (!cp) return { kind: 'not_found' };
     if (!cp.is_online) return { kind: 'offline' };
-    const version = cp.ocpp_version && SOFT_RESET[cp.ocpp_version] ? cp.ocpp_version : 'ocpp1.6';
-    const { versionPath, payload } = SOFT_RESET[version];
+    const version: OcppVersion =
+      cp.ocpp_version && isOcppVersion(cp.ocpp_version) ? cp.ocpp_version : 'ocpp1.6';
+    const versionPath = VERSION_PROFILES[version].path;
+    const payload = SOFT_RESET[version];
     const trackingId = randomUUID();
     await this.operations.create(orgId, trackingId, cp.pk, 'Reset', payload);
 

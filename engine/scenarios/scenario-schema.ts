@@ -4,6 +4,7 @@
 // step is an object with exactly one key naming its kind. Strings may hold `${variable}`.
 import { z } from 'zod';
 import { parseCrls } from '../platform/certificates/crl.ts';
+import { OCPP_VERSIONS } from '../../protocols/ocpp/versions.ts';
 
 const text = (max = 200) => z.string().min(1).max(max);
 const seconds = z.number().positive().max(3600);
@@ -23,7 +24,7 @@ const chargerGroup = z.strictObject({
     .describe('How steps name this group'),
   count: z.number().int().min(1).max(100).default(1),
   model: text(100).default('abb-terra-ac-wallbox-22').describe('A catalog model slug'),
-  ocpp_version: z.enum(['ocpp1.6', 'ocpp2.0.1', 'ocpp2.1']).default('ocpp1.6'),
+  ocpp_version: z.enum(OCPP_VERSIONS).default('ocpp1.6'),
   identity: text(48)
     .optional()
     .describe('Identity template; `${index}` is the charger number in the group (1..count)'),

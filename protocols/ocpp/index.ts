@@ -11,8 +11,8 @@
 //
 // onCall returns the CALLRESULT payload or throws `new RpcError('NotSupported')`; whatever arrives
 // for an action the version does not have is answered NotImplemented before it reaches onCall.
-export type { OcppVersion } from './versions.ts';
-export { SUBPROTOCOLS, isOcppVersion } from './versions.ts';
+export type { OcppVersion, VersionProfile, ErrorSpelling } from './versions.ts';
+export { OCPP_VERSIONS, SUBPROTOCOLS, VERSION_PROFILES, isOcppVersion } from './versions.ts';
 export { RpcError, RpcTimeoutError, RpcClosedError } from './rpc-error.ts';
 export { ERROR_CODES, errorCodeFor } from './error-codes.ts';
 export type { RpcErrorCode, Ocpp16ErrorCode, Ocpp20ErrorCode } from './error-codes.ts';

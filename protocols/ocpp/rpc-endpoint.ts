@@ -19,7 +19,7 @@ import {
   type SendFrame,
 } from './rpc-frame.ts';
 import { hasAction, validateCall, validateResult } from './schema-validator.ts';
-import type { OcppVersion } from './versions.ts';
+import { VERSION_PROFILES, type OcppVersion } from './versions.ts';
 
 export interface RpcClock {
   setTimeout: typeof setTimeout;
@@ -190,7 +190,7 @@ export class RpcEndpoint {
           call.reject(new RpcError(code, frame.message));
         } else if (frame.id !== null) {
           this.#reply(serializeError(frame.id, code, frame.message), MessageType.CALLERROR, frame.id, null);
-        } else if (this.version !== 'ocpp1.6') {
+        } else if (VERSION_PROFILES[this.version].answersUnreadableId) {
           // OCPP-J 2.0.1 §4.2.3: answer with message id "-1" when the id cannot be read.
           this.#reply(serializeError('-1', code, frame.message), MessageType.CALLERROR, '-1', null);
         }

@@ -1,6 +1,6 @@
-import type { OcppVersion } from './versions.ts';
+import { VERSION_PROFILES, type OcppVersion } from './versions.ts';
 
-/** OCPP-J message type numbers; SEND and CALLRESULTERROR exist from OCPP 2.1 on. */
+/** OCPP-J message type numbers; SEND and CALLRESULTERROR exist where the version's profile says (2.1). */
 export const MessageType = { CALL: 2, CALLRESULT: 3, CALLERROR: 4, CALLRESULTERROR: 5, SEND: 6 } as const;
 
 export type Payload = Record<string, unknown>;
@@ -56,7 +56,7 @@ export function parseFrame(text: string, version: OcppVersion): RpcFrame {
   switch (type) {
     case MessageType.CALL:
     case MessageType.SEND: {
-      if (type === MessageType.SEND && version !== 'ocpp2.1') break;
+      if (type === MessageType.SEND && !VERSION_PROFILES[version].send) break;
       const [, , action, payload] = data;
       if (data.length !== 4 || typeof action !== 'string' || !isObject(payload)) {
         return bad(id, 'FormatViolation', 'a CALL is [2, id, action, {payload}]');
@@ -72,7 +72,7 @@ export function parseFrame(text: string, version: OcppVersion): RpcFrame {
     }
     case MessageType.CALLERROR:
     case MessageType.CALLRESULTERROR: {
-      if (type === MessageType.CALLRESULTERROR && version !== 'ocpp2.1') break;
+      if (type === MessageType.CALLRESULTERROR && !VERSION_PROFILES[version].callResultError) break;
       // Lenient on purpose: central systems in the field omit the description or details, and
       // the code is what the caller needs.
       const [, , code, description, details] = data;

@@ -1,23 +1,11 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import formatsModule, { type FormatsPlugin } from 'ajv-formats';
-// The official OCA JSON schemas, as plain objects (one `<Action>Request` / `<Action>Response` per
-// action). Imported from the data modules only: typed-ocpp's index compiles every schema of every
-// version at load with an Ajv that strips unknown fields instead of flagging them.
-import * as ocpp16Schemas from 'typed-ocpp/dist/ocpp16/schemas.js';
-import * as ocpp201Schemas from 'typed-ocpp/dist/ocpp20/schemas.js';
-import * as ocpp21Schemas from 'typed-ocpp/dist/ocpp21/schemas.js';
 import { errorCodeFor } from './error-codes.ts';
 import { RpcError } from './rpc-error.ts';
-import type { OcppVersion } from './versions.ts';
+import { VERSION_PROFILES, perVersion, type OcppVersion } from './versions.ts';
 
 // ajv-formats is CommonJS: under NodeNext its default import is `module.exports`, the plugin itself.
 const addFormats = formatsModule as unknown as FormatsPlugin;
-
-const SCHEMAS: Readonly<Record<OcppVersion, Readonly<Record<string, object>>>> = {
-  'ocpp1.6': ocpp16Schemas,
-  'ocpp2.0.1': ocpp201Schemas,
-  'ocpp2.1': ocpp21Schemas,
-};
 
 // One Ajv for all versions (the schemas carry no $id, so they cannot collide). First error only:
 // it picks the CALLERROR code, and stopping early is cheaper.
@@ -25,16 +13,12 @@ const ajv = new Ajv({ strict: false, allErrors: false, multipleOfPrecision: 6 })
 addFormats(ajv, ['date-time', 'uri']);
 
 /** Compiled on first use of each (version, schema): compiling a whole version up front costs ~1 s. */
-const compiled: Record<OcppVersion, Map<string, ValidateFunction>> = {
-  'ocpp1.6': new Map(),
-  'ocpp2.0.1': new Map(),
-  'ocpp2.1': new Map(),
-};
+const compiled = perVersion(() => new Map<string, ValidateFunction>());
 
 function validatorFor(version: OcppVersion, name: string): ValidateFunction | undefined {
   let validate = compiled[version].get(name);
   if (validate) return validate;
-  const schemas = SCHEMAS[version];
+  const schemas = VERSION_PROFILES[version].schemas;
   if (!Object.hasOwn(schemas, name)) return undefined;
   validate = ajv.compile(schemas[name]);
   compiled[version].set(name, validate);
@@ -43,12 +27,12 @@ function validatorFor(version: OcppVersion, name: string): ValidateFunction | un
 
 /** Whether `action` exists in the version's schema set (in either direction). */
 export function hasAction(version: OcppVersion, action: string): boolean {
-  return Object.hasOwn(SCHEMAS[version], `${action}Request`);
+  return Object.hasOwn(VERSION_PROFILES[version].schemas, `${action}Request`);
 }
 
 /** Every action of a version, from its schema set. */
 export function actionsOf(version: OcppVersion): string[] {
-  return Object.keys(SCHEMAS[version])
+  return Object.keys(VERSION_PROFILES[version].schemas)
     .filter((name) => name.endsWith('Request'))
     .map((name) => name.slice(0, -'Request'.length));
 }

@@ -18,6 +18,7 @@ import {
   type TestService,
 } from '../support/service.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
+import { seedDataDir } from '../support/data-template.ts';
 import { startEmbeddedPostgres } from '../../engine/platform/db/embedded-postgres.ts';
 import { DATABASE_UNAVAILABLE } from '../../api/http/errors.ts';
 import { eventually } from '../deployments/deployment-helpers.ts';
@@ -68,6 +69,7 @@ describe(`503 while the database is unreachable (${MODE})`, () => {
   before(async () => {
     if (MODE === 'embedded') {
       const dir = mkdtempSync(join(tmpdir(), 'evsim-away-'));
+      await seedDataDir(dir);
       const postgres = await startEmbeddedPostgres(dir);
       const url = new URL(postgres.url);
       proxy = await startTcpProxy(url.hostname, Number(url.port));

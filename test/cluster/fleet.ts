@@ -11,6 +11,7 @@ import pg from 'pg';
 import { loadConfig } from '../../engine/platform/config/config.ts';
 import { createTokenService } from '../../engine/platform/auth/tokens.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../engine/platform/db/embedded-postgres.ts';
+import { seedDataDir } from '../support/data-template.ts';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../../engine/platform/mqtt/embedded-broker.ts';
 import {
   REAL_DATABASE_URL,
@@ -51,6 +52,7 @@ export async function startFleet(names: string[], extraEnv: Record<string, strin
     databaseUrl = withSearchPath(REAL_DATABASE_URL, schema);
   } else {
     const dir = mkdtempSync(join(tmpdir(), 'evsim-fleet-db-'));
+    await seedDataDir(dir);
     const postgres: EmbeddedPostgres = await startEmbeddedPostgres(dir);
     const proxy = await startSerialProxy(postgres.url);
     cleanups.push(async () => {

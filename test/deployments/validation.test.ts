@@ -1,9 +1,18 @@
 // Every validation error of E5-E10 and GET /evcharger/deployments: 422 with the list shape, the
-// failing field in `loc`, and allowed values named where there is a list.
+// failing field in `loc`, and allowed values named where there is a list; and which OCPP versions
+// E5 and E7 accept (every one the chargers speak, if the model lists it).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from '../support/service.ts';
-import { DUAL_MODEL, OCPP16_ONLY_MODEL, locationBody, type As } from './deployment-helpers.ts';
+import {
+  DUAL_MODEL,
+  OCPP16_ONLY_MODEL,
+  deploymentsOf,
+  eventually,
+  locationBody,
+  type As,
+} from './deployment-helpers.ts';
+import { OCPP_VERSIONS } from '../../protocols/ocpp/versions.ts';
 
 let svc: TestService;
 let as: As;
@@ -76,16 +85,18 @@ test('E5 rejects an identity that is too long or holds other characters', async 
   );
 });
 
-test('E5 rejects an unknown ocpp_version and lists the accepted values', async () => {
-  const e = await rejects(
-    'POST',
-    '/evcharger/deployment',
-    deploy({ ocpp_version: 'ocpp2.1' }),
-    ['body', 'ocpp_version'],
-    'enum',
-  );
-  for (const v of ['OCPP1.6', 'ocpp1.6', 'OCPP2.0.1', 'ocpp2.0.1'])
-    assert.match(e.msg, new RegExp(`'${v.replace('.', '\\.')}'`));
+test('E5 rejects a version the chargers do not speak and lists the accepted values', async () => {
+  for (const unknown of ['ocpp2.2', 'ocpp1.5', '2.0.1']) {
+    const e = await rejects(
+      'POST',
+      '/evcharger/deployment',
+      deploy({ ocpp_version: unknown }),
+      ['body', 'ocpp_version'],
+      'enum',
+    );
+    for (const v of OCPP_VERSIONS.flatMap((v) => [v.toUpperCase(), v]))
+      assert.ok(e.msg.includes(`'${v}'`), `${v} missing from: ${e.msg}`);
+  }
 });
 
 test('E5 rejects a model that is not a catalog slug, and one that does not speak the version', async () => {
@@ -105,6 +116,15 @@ test('E5 rejects a model that is not a catalog slug, and one that does not speak
     'value_error',
   );
   assert.match(unsupported.msg, /ocpp2\.0\.1/);
+  // A version the chargers speak but the model does not list: the model check, as for 2.0.1 above.
+  const unlisted = await rejects(
+    'POST',
+    '/evcharger/deployment',
+    deploy({ model: DUAL_MODEL, ocpp_version: 'ocpp2.1' }),
+    ['body', 'model'],
+    'value_error',
+  );
+  assert.match(unlisted.msg, /does not speak ocpp2\.1 \(it supports ocpp1\.6, ocpp2\.0\.1\)/);
 });
 
 test('E5 rejects a ws_url that is not a ws:// or wss:// URL', async () => {
@@ -366,4 +386,78 @@ test('GET /evcharger/deployments rejects a bad limit or offset; an unknown locat
   );
   const res = await as('GET', '/evcharger/deployments?location_id=00000000-0000-4000-8000-000000000000');
   assert.equal(res.status, 404);
+});
+
+/** A catalog model listing every version the chargers speak (no model of the catalog lists 2.1). */
+const EVERY_VERSION_MODEL = 'test-every-ocpp-version';
+
+async function addModelSpeakingEveryVersion(): Promise<void> {
+  await svc.service.platform.db.query(
+    `INSERT INTO catalog_models (slug, brand_id, name, connector_count, current_type, supported_kwh,
+        connector_types, max_power_kw, ocpp_versions, boot_vendor, boot_model, firmware_version)
+     SELECT $1, id, 'Every OCPP version', 1, 'AC', ARRAY[22]::double precision[], ARRAY['Type2'], 22,
+        $2::text[], 'EVSim', 'EveryVersion', '1.0.0'
+     FROM catalog_brands WHERE slug = 'abb'
+     ON CONFLICT (slug) DO NOTHING`,
+    [EVERY_VERSION_MODEL, OCPP_VERSIONS],
+  );
+}
+
+test('E5 deploys every version the chargers speak on a model that lists it, in either spelling', async () => {
+  await addModelSpeakingEveryVersion();
+  const asV = svc.as('org-versions');
+  for (const v of OCPP_VERSIONS)
+    for (const spelling of [v, v.toUpperCase()]) {
+      const identity = `VER-${spelling}`.replace(/[^A-Za-z0-9-]/g, '-');
+      const res = await asV('POST', '/evcharger/deployment', {
+        body: { identity, model: EVERY_VERSION_MODEL, ws_url: WS, ocpp_version: spelling },
+      });
+      assert.equal(res.status, 201, `${spelling}: ${res.text}`);
+      assert.equal(res.body.ocpp_version, v);
+    }
+  // Without ocpp_version: the model's first version, as before.
+  const res = await asV('POST', '/evcharger/deployment', {
+    body: { identity: 'VER-DEFAULT', model: EVERY_VERSION_MODEL, ws_url: WS },
+  });
+  assert.equal(res.status, 201, res.text);
+  assert.equal(res.body.ocpp_version, OCPP_VERSIONS[0]);
+});
+
+test('E7 deploys every version the model lists and records the others as OCPP_VERSION_UNSUPPORTED', async () => {
+  await addModelSpeakingEveryVersion();
+  const asV = svc.as('org-versions-7');
+  const res = await asV<{ location_id: string; failed: Array<{ identity: string; code: string }> }>(
+    'POST',
+    '/evcharger/location',
+    {
+      body: {
+        name: 'Every version',
+        chargers: [
+          ...OCPP_VERSIONS.map((v, i) => ({
+            identity: `L-VER-${i + 1}`,
+            model: EVERY_VERSION_MODEL,
+            ws_url: WS,
+            ocpp_version: v,
+          })),
+          { identity: 'L-VER-DUAL-21', model: DUAL_MODEL, ws_url: WS, ocpp_version: 'ocpp2.1' },
+        ],
+      },
+    },
+  );
+  assert.equal(res.status, 202, res.text);
+  assert.deepEqual(
+    res.body.failed.map((f) => [f.identity, f.code]),
+    [['L-VER-DUAL-21', 'OCPP_VERSION_UNSUPPORTED']],
+  );
+  const items = await eventually(
+    () => deploymentsOf(asV, res.body.location_id),
+    (list) => list.filter((d) => d.deployment_id).length === OCPP_VERSIONS.length,
+  );
+  assert.deepEqual(
+    items
+      .filter((d) => d.deployment_id)
+      .map((d) => [d.identity, d.ocpp_version])
+      .sort(),
+    OCPP_VERSIONS.map((v, i) => [`L-VER-${i + 1}`, v]),
+  );
 });

@@ -60,6 +60,8 @@ test('loadtest options: every option as the issue names it', () => {
   assert.equal(o.reportFile, 'out/run.json');
   assert.equal(parseLoadtestOptions(['--ocpp', '1.6']).ocpp, 'ocpp1.6');
   assert.equal(parseLoadtestOptions(['--ocpp', 'mix']).ocpp, 'mix');
+  assert.equal(parseLoadtestOptions(['--ocpp', '2.1']).ocpp, 'ocpp2.1');
+  assert.equal(parseLoadtestOptions(['--ocpp', 'ocpp2.0.1']).ocpp, 'ocpp2.0.1');
   assert.equal(parseLoadtestOptions(['-h']).help, true);
 });
 
@@ -80,7 +82,7 @@ test('loadtest options: what cannot be run is a UsageError naming the option', (
     [['--chargers', '0'], /--chargers must be a positive integer/],
     [['--chargers', '1.5'], /--chargers/],
     [['--chargers', ''], /--chargers/],
-    [['--ocpp', '2.1'], /--ocpp must be 1.6, 2.0.1 or mix/],
+    [['--ocpp', '2.2'], /--ocpp must be 1.6, 2.0.1, 2.1 or mix/],
     [['--ramp', '-1'], /--ramp/],
     [['--duration', '0'], /--duration/],
     [['--charging-share', '1.2'], /--charging-share must be a fraction/],

@@ -26,6 +26,7 @@ import {
   type TestResponse,
 } from './service.ts';
 import type { As } from '../deployments/deployment-helpers.ts';
+import { seedDataDir } from './data-template.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -157,6 +158,7 @@ export async function startChildService(
 ): Promise<ChildService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'evsim-child-'));
   const schema = REAL_DATABASE_URL ? await createSchema() : undefined;
+  if (!schema && !extraEnv.DATABASE_URL) await seedDataDir(dataDir);
   const env: Record<string, string> = {
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { createDatabase, type Database } from '../../engine/platform/db/database.ts';
 import { startEmbeddedPostgres } from '../../engine/platform/db/embedded-postgres.ts';
+import { seedDataDir } from './data-template.ts';
 import { REAL_DATABASE_URL, createSchema, dropSchema, withSearchPath } from './service.ts';
 
 export const silentLog = pino({ level: 'silent' });
@@ -23,6 +24,7 @@ export async function openTestDatabase(): Promise<{ db: Database; close(): Promi
     };
   }
   const dir = mkdtempSync(join(tmpdir(), 'evsim-db-'));
+  await seedDataDir(dir, 'empty');
   const pg = await startEmbeddedPostgres(dir);
   const db = createDatabase(pg.url, silentLog);
   return {

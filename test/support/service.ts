@@ -9,6 +9,7 @@ import pg from 'pg';
 import { loadConfig } from '../../engine/platform/config/config.ts';
 import { createLogger } from '../../engine/platform/log/logger.ts';
 import { startService, type Service } from '../../api/server.ts';
+import { seedDataDir } from './data-template.ts';
 
 export const REAL_DATABASE_URL = process.env.DATABASE_URL || undefined;
 export const REAL_MQTT_URL = process.env.MQTT_URL || undefined;
@@ -87,6 +88,8 @@ export async function startTestService(opts: StartOptions = {}): Promise<TestSer
     schema = opts.schema ?? (await createSchema());
     databaseUrl = withSearchPath(REAL_DATABASE_URL, schema);
   }
+  // On the embedded database: a copy of the run's migrated one, not a new one (data-template.ts).
+  if (!databaseUrl) await seedDataDir(dataDir);
   const env: Record<string, string> = {
     PORT: '0',
     HOST: '127.0.0.1',

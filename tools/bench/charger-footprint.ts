@@ -2,13 +2,14 @@
 // machine) against a reference central system on loopback; heap and RSS per idle online charger,
 // time to all online, then heap per charging charger with sessions on a share of them.
 //
-//   npm run bench -- charger-footprint [--chargers 2000] [--version ocpp1.6|ocpp2.0.1] [--charging 0.2] [--batch 500]
+//   npm run bench -- charger-footprint [--chargers 2000] [--version ocpp1.6|ocpp2.0.1|ocpp2.1] [--charging 0.2] [--batch 500]
 //   (runs: node --expose-gc --import tsx tools/bench/charger-footprint.ts ...)
 import { availableParallelism, cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { createChargerRuntime, type ChargerActor } from '../../engine/charger/charger-runtime.ts';
-import { callsSent, type OcppVersion } from '../../actors/charger/charger-ports.ts';
+import { callsSent } from '../../actors/charger/charger-ports.ts';
+import { OCPP_VERSIONS, isOcppVersion } from '../../protocols/ocpp/versions.ts';
 import { spawnReferenceCsms } from './support/reference-csms-worker.ts';
 
 const { values } = parseArgs({
@@ -20,11 +21,11 @@ const { values } = parseArgs({
   },
 });
 const N = Number(values.chargers);
-const version = values.version as OcppVersion;
+const version = values.version;
 const chargingShare = Number(values.charging);
 const batchSize = Number(values.batch);
 if (!Number.isInteger(N) || N < 1) throw new Error('--chargers must be a positive integer');
-if (version !== 'ocpp1.6' && version !== 'ocpp2.0.1') throw new Error('--version is ocpp1.6 or ocpp2.0.1');
+if (!isOcppVersion(version)) throw new Error(`--version is one of ${OCPP_VERSIONS.join(', ')}`);
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc (npm run bench does)');

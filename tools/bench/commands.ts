@@ -25,6 +25,7 @@ const N = Number(values.chargers);
 const version = values.version;
 const rounds = Number(values.rounds);
 if (!Number.isInteger(N) || N < 1 || N > 1000) throw new Error('--chargers is 1..1000 (one location)');
+// The versions the bench's catalog model (abb-a400) speaks: E7 answers any other with a failure.
 if (version !== 'ocpp1.6' && version !== 'ocpp2.0.1') throw new Error('--version is ocpp1.6 or ocpp2.0.1');
 
 const dataDir = mkdtempSync(join(tmpdir(), 'evsim-bench-'));

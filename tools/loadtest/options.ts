@@ -1,8 +1,21 @@
 // The load test's command line: `npm run loadtest -- [options]`, parsed and checked into one
 // LoadtestOptions object. Errors are UsageErrors with a sentence for the user.
 import { parseArgs } from 'node:util';
+import { OCPP_VERSIONS, VERSION_PROFILES, type OcppVersion } from '../../protocols/ocpp/versions.ts';
 
-export type OcppMix = 'ocpp1.6' | 'ocpp2.0.1' | 'mix';
+/** One version for every charger, or `mix`: MIX_VERSIONS taken in turn. */
+export type OcppMix = OcppVersion | 'mix';
+
+/** What `--ocpp mix` runs, charger by charger: half 1.6, half 2.0.1. */
+export const MIX_VERSIONS: readonly OcppVersion[] = ['ocpp1.6', 'ocpp2.0.1'];
+
+/** The version of charger `i` (0-based) of a run. */
+export function versionAt(ocpp: OcppMix, i: number): OcppVersion {
+  return ocpp === 'mix' ? MIX_VERSIONS[i % MIX_VERSIONS.length] : ocpp;
+}
+
+/** `1.6|2.0.1|2.1|mix`: the versions the chargers speak, by their labels. */
+const OCPP_CHOICES = [...OCPP_VERSIONS.map((v) => VERSION_PROFILES[v].label), 'mix'];
 
 export interface LoadtestOptions {
   chargers: number;
@@ -48,7 +61,7 @@ export class UsageError extends Error {}
 export const USAGE = `Usage: npm run loadtest -- [options]
 
   --chargers N              virtual chargers to run (default 1000)
-  --ocpp 1.6|2.0.1|mix      OCPP version; mix = half and half (default mix)
+  --ocpp ${OCPP_CHOICES.join('|').padEnd(18)} OCPP version; mix = half 1.6, half 2.0.1 (default mix)
   --ramp PER_SECOND         chargers deployed per second, 0 = unlimited (default 0)
   --duration SECONDS        length of the run from the first deploy (default 60)
   --charging-share FRACTION share of chargers running a session with meter values (default 0.2)
@@ -93,19 +106,13 @@ function onOff(name: string, raw: string): 'on' | 'off' {
   return raw;
 }
 
+/** A version by its label (2.0.1) or its name (ocpp2.0.1), or mix. */
 function ocppOf(raw: string): OcppMix {
-  switch (raw) {
-    case '1.6':
-    case 'ocpp1.6':
-      return 'ocpp1.6';
-    case '2.0.1':
-    case 'ocpp2.0.1':
-      return 'ocpp2.0.1';
-    case 'mix':
-      return 'mix';
-    default:
-      throw new UsageError(`--ocpp must be 1.6, 2.0.1 or mix, not "${raw}"`);
-  }
+  if (raw === 'mix') return raw;
+  const version = OCPP_VERSIONS.find((v) => raw === v || raw === VERSION_PROFILES[v].label);
+  if (version) return version;
+  const choices = `${OCPP_CHOICES.slice(0, -1).join(', ')} or ${OCPP_CHOICES.at(-1)}`;
+  throw new UsageError(`--ocpp must be ${choices}, not "${raw}"`);
 }
 
 function ipv4ToInt(address: string): number | null {

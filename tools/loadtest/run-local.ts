@@ -18,7 +18,7 @@ import { startReferenceCsms } from '../reference-csms/reference-csms.ts';
 import { startStandaloneMessageLog } from '../../engine/message-log/standalone.ts';
 import { randomUUID } from 'node:crypto';
 import { LoadMetrics, startSampler, type Sample } from './metrics.ts';
-import type { LoadtestOptions } from './options.ts';
+import { versionAt, type LoadtestOptions } from './options.ts';
 import { loadtestTrafficConfig, startLocalTraffic, type LocalTraffic } from './traffic.ts';
 
 export const LOADTEST_MODEL: ChargerModel = {
@@ -112,8 +112,7 @@ async function warmUp(
 }
 
 function versionOf(options: LoadtestOptions, i: number): ChargerInput['version'] {
-  if (options.ocpp === 'mix') return i % 2 === 0 ? 'ocpp1.6' : 'ocpp2.0.1';
-  return options.ocpp;
+  return versionAt(options.ocpp, i);
 }
 
 /** Indexes of the charging chargers: spread evenly over the fleet (and so over both versions). */

@@ -11,7 +11,7 @@
 // With --traffic the sessions come from the service's generated traffic (via-api-traffic.ts), and
 // the transactions they carried from the reference central system's ledger.
 import { LoadMetrics, type Sample } from './metrics.ts';
-import type { LoadtestOptions } from './options.ts';
+import { versionAt, type LoadtestOptions } from './options.ts';
 import { identityOf, indexOf, type LocalRunResult, type PhaseMarks } from './run-local.ts';
 import type { Stage, StageOutcome } from '../../actors/charger/charger-ports.ts';
 import { cpuPercentBetween, findListenerPid, readProcess, type ProcessReading } from './process-stats.ts';
@@ -146,7 +146,7 @@ export async function runViaApi(options: LoadtestOptions, hooks: ViaApiHooks): P
           brand_slug: brand,
           model,
           ws_url: hooks.csmsUrl,
-          ocpp_version: options.ocpp === 'mix' ? (i % 2 === 0 ? 'ocpp1.6' : 'ocpp2.0.1') : options.ocpp,
+          ocpp_version: versionAt(options.ocpp, i),
         });
       const posted = performance.now();
       const accepted = (await call('POST', '/evcharger/location', {

@@ -1,4 +1,5 @@
-// Commands across a crash (issue 13, docs/commands.md): the service runs as a child process with
+// Commands across a crash (issue 13, docs/commands.md), the fixture of the crash-*.test.ts files (one
+// test each, so the three run side by side): the service runs as a child process with
 // five chargers against the strict central system of this process, which counts every proxied
 // DataTransfer by charger and messageId. The service is killed with SIGKILL and started again on
 // the same data. What the database said at the moment of the kill decides what each command must
@@ -6,26 +7,26 @@
 // sent (handed over, no outcome recorded) -> interrupted, never run again; final -> unchanged.
 // The central system can hold its answers (commands stay sent) and its BootNotification answers
 // (restarted chargers are not back, so their commands stay received).
-import { after, before, describe, test } from 'node:test';
+import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { MODE } from '../support/service.ts';
 import { startStrictCsms, type StrictCsms } from '../support/strict-csms.ts';
 import { deploymentsOf, eventually, locationBody, type As } from '../deployments/deployment-helpers.ts';
 import { startChildService, type ChildService } from '../support/child-service.ts';
 import { FINAL, type CommandRecord } from './command-helpers.ts';
 
-const CHARGERS = 5;
+export const CHARGERS = 5;
 const PER_CHARGER = 100;
 /** Requests in flight at once while queueing. */
 const PARALLEL = 10;
 
-interface Sent {
+export interface Sent {
   id: string;
   identity: string;
   messageId: string;
 }
 
-describe(`commands across a SIGKILL (${MODE})`, () => {
+/** Registers the describe block's before/after: a child service with CHARGERS chargers online. */
+export function crashFixture() {
   let csms: StrictCsms;
   let svc: ChildService;
   let as: As;
@@ -148,110 +149,19 @@ describe(`commands across a SIGKILL (${MODE})`, () => {
         .map((r) => r.identity),
     ).size;
 
-  test('SIGKILL right after 500 commands were accepted: every command ends final, none runs twice, every one not handed over runs after the restart', async (t) => {
-    const sent = await queue('burst');
-    await svc.kill9();
-    const atKill = await statusesInDatabase();
-    run = 2;
-    await svc.restart();
-    const records = await finalRecords(sent);
-
-    const tally: Record<string, number> = {};
-    for (const s of sent) {
-      const before = atKill.get(s.id);
-      const record = records.get(s.id)!;
-      const seen = arrivalsOf(s);
-      tally[`${before} -> ${record.status}`] = (tally[`${before} -> ${record.status}`] ?? 0) + 1;
-      assert.ok(
-        seen.length <= 1,
-        `${s.identity} ${s.messageId} reached the central system ${seen.length} times`,
-      );
-      switch (before) {
-        case 'queued':
-        case 'received':
-          assert.equal(record.status, 'completed', JSON.stringify(record));
-          assert.deepEqual(seen, [2], `${s.messageId} runs after the restart`);
-          break;
-        case 'sent':
-          assert.equal(record.status, 'interrupted', JSON.stringify(record));
-          assert.equal(record.error?.code, 'INTERRUPTED');
-          assert.ok(!seen.includes(2), `${s.messageId} is not run again`);
-          break;
-        case 'completed':
-          assert.equal(record.status, 'completed');
-          assert.deepEqual(seen, [1]);
-          break;
-        default:
-          assert.fail(`${s.id} was ${before} at the kill and is ${record.status} now`);
-      }
-    }
-    t.diagnostic(`status at the kill -> final: ${JSON.stringify(tally)}`);
-    assert.deepEqual(csms.schemaErrors, []);
-  });
-
-  test('SIGKILL while the chargers reconnect after a restart: the commands held for them run after the next start, once each', async () => {
-    // Restarted, the chargers reconnect and wait for their BootNotification answers: not back yet.
-    holdBoots = true;
-    await svc.kill9();
-    run = 3;
-    const from = csms.received.length;
-    await svc.restart();
-    await csms.waitFor(() => bootsIn(from) === CHARGERS, 30_000);
-    const sent = await queue('wait');
-    // Accepted and received by the node, not handed to a charger that is not back.
-    await allAt(sent, 'received');
-    await svc.kill9();
-    const atKill = await statusesInDatabase();
-    assert.ok(
-      sent.every((s) => atKill.get(s.id) === 'received'),
-      'every command was received and none handed over at the kill',
-    );
-    assert.ok(sent.every((s) => arrivalsOf(s).length === 0));
-
-    holdBoots = false;
-    run = 4;
-    await svc.restart();
-    const records = await finalRecords(sent);
-    for (const s of sent) {
-      assert.equal(records.get(s.id)!.status, 'completed', JSON.stringify(records.get(s.id)));
-      assert.deepEqual(arrivalsOf(s), [4], `${s.identity} ${s.messageId} ran once, after the restart`);
-    }
-    assert.deepEqual(csms.schemaErrors, []);
-  });
-
-  test('SIGKILL between hand-over and result: every command handed over ends interrupted and is never run again', async () => {
-    await eventually(
-      () => deploymentsOf(as, locationId),
-      (list) => list.every((d) => d.stage === 'online'),
-    );
-    const sent = await queue('hold');
-    // Every command is handed over (sent) while the central system holds its answers.
-    await allAt(sent, 'sent');
-    await svc.kill9();
-    const atKill = await statusesInDatabase();
-    assert.ok(
-      sent.every((s) => atKill.get(s.id) === 'sent'),
-      'every command was handed over at the kill',
-    );
-    run = 5;
-    await svc.restart();
-    const records = await finalRecords(sent);
-    for (const s of sent) {
-      assert.equal(records.get(s.id)!.status, 'interrupted', JSON.stringify(records.get(s.id)));
-      assert.ok(arrivalsOf(s).length <= 1);
-    }
-    // The chargers work after the restart, and a command queued now runs; still nothing ran twice.
-    await eventually(
-      () => deploymentsOf(as, locationId),
-      (list) => list.every((d) => d.stage === 'online'),
-    );
-    const after = await queue('after');
-    const afterRecords = await finalRecords(after);
-    for (const s of after) {
-      assert.equal(afterRecords.get(s.id)!.status, 'completed');
-      assert.deepEqual(arrivalsOf(s), [5]);
-    }
-    for (const s of sent) assert.ok(!arrivalsOf(s).includes(5), `${s.messageId} is not run again`);
-    assert.deepEqual(csms.schemaErrors, []);
-  });
-});
+  return {
+    csms: () => csms,
+    svc: () => svc,
+    as: () => as,
+    locationId: () => locationId,
+    /** Numbers the service's runs: arrivals record the run they came in. */
+    setRun: (n: number) => void (run = n),
+    setHoldBoots: (hold: boolean) => void (holdBoots = hold),
+    queue,
+    statusesInDatabase,
+    finalRecords,
+    arrivalsOf,
+    allAt,
+    bootsIn,
+  };
+}
