@@ -12,6 +12,7 @@ import {
   RpcClosedError,
   RpcError,
   RpcTimeoutError,
+  OCPP_VERSIONS,
   isOcppVersion,
   type FrameObserver,
   type OcppVersion,
@@ -45,7 +46,7 @@ export interface CentralSystemOptions {
 
 const PATH = /^\/ocpp\/([^/?]+)\/?(?:\?.*)?$/;
 // Newest first: a charger offering several versions gets the newest we share.
-const PREFERENCE: readonly OcppVersion[] = ['ocpp2.1', 'ocpp2.0.1', 'ocpp1.6'];
+const PREFERENCE: readonly OcppVersion[] = [...OCPP_VERSIONS].reverse();
 const CLOSE_REPLACED = 4000;
 
 interface Attempt {
@@ -236,7 +237,9 @@ export class CentralSystem {
   /** The version this upgrade will speak, as handleProtocols will choose it (undefined: none shared). */
   #negotiate(req: IncomingMessage, registered: string | null): OcppVersion | undefined {
     const header = req.headers['sec-websocket-protocol'];
-    if (!header) return registered && isOcppVersion(registered) ? registered : 'ocpp1.6';
+    // No subprotocol offered: the charge point's registered version, else the oldest (OCPP 1.6J
+    // predates the subprotocol header being required).
+    if (!header) return registered && isOcppVersion(registered) ? registered : OCPP_VERSIONS[0];
     return this.#pick(new Set(header.split(',').map((s) => s.trim())), registered);
   }
 
