@@ -20,7 +20,7 @@ const CONCURRENCY = Number(process.env.TEST_CONCURRENCY) || 4;
  */
 const SLOW_FIRST = [
   'test/commands/crash-',
-  'test/scenarios/ready-scenarios.test.ts',
+  'test/scenarios/ready-scenarios-',
   'test/cluster/',
   'test/loadtest/traffic.test.ts',
   'test/loadtest/via-api.test.ts',
