@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import {
   MODE,
   REAL_DATABASE_URL,
-  createSchema,
-  dropSchema,
+  createTestDatabase,
+  dropTestDatabase,
   startTestService,
-  withSearchPath,
+  testDatabaseUrl,
   type TestResponse,
   type TestService,
 } from '../support/service.ts';
@@ -84,13 +84,13 @@ describe(`503 while the database is unreachable (${MODE})`, () => {
     } else {
       const url = new URL(REAL_DATABASE_URL!);
       proxy = await startTcpProxy(url.hostname, Number(url.port || 5432));
-      const schema = await createSchema();
+      const database = await createTestDatabase();
       url.host = `127.0.0.1:${proxy.port}`;
-      svc = await startTestService({ databaseUrl: withSearchPath(url.toString(), schema) });
+      svc = await startTestService({ databaseUrl: testDatabaseUrl(url.toString(), database) });
       cleanup = async () => {
         await svc.close();
         await proxy.close();
-        await dropSchema(schema);
+        await dropTestDatabase(database);
       };
     }
   });

@@ -4,10 +4,10 @@ import {
   MODE,
   REAL_DATABASE_URL,
   REAL_MQTT_URL,
-  createSchema,
-  dropSchema,
+  createTestDatabase,
+  dropTestDatabase,
   startTestService,
-  withSearchPath,
+  testDatabaseUrl,
   type TestService,
 } from '../support/service.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
@@ -52,10 +52,10 @@ describe(`E27 GET /health/ready (${MODE})`, () => {
       const mq = new URL(REAL_MQTT_URL ?? 'mqtt://127.0.0.1:1883');
       const dbProxy: TcpProxy = await startTcpProxy(db.hostname, Number(db.port || 5432));
       const mqProxy: TcpProxy = await startTcpProxy(mq.hostname, Number(mq.port || 1883));
-      const schema = await createSchema();
+      const database = await createTestDatabase();
       db.host = `127.0.0.1:${dbProxy.port}`;
       svc = await startTestService({
-        databaseUrl: withSearchPath(db.toString(), schema),
+        databaseUrl: testDatabaseUrl(db.toString(), database),
         mqttUrl: `mqtt://127.0.0.1:${mqProxy.port}`,
       });
       faults = {
@@ -67,7 +67,7 @@ describe(`E27 GET /health/ready (${MODE})`, () => {
           await svc.close();
           await dbProxy.close();
           await mqProxy.close();
-          await dropSchema(schema);
+          await dropTestDatabase(database);
         },
       };
     }

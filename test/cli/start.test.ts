@@ -13,22 +13,22 @@ import {
   REAL_DATABASE_URL,
   REAL_MQTT_URL,
   MODE,
-  createSchema,
-  dropSchema,
-  withSearchPath,
+  createTestDatabase,
+  dropTestDatabase,
+  testDatabaseUrl,
 } from '../support/service.ts';
 
 let dataDir: string;
-let schema: string | undefined;
+let database: string | undefined;
 
 before(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'evsim-start-'));
-  schema = REAL_DATABASE_URL ? await createSchema() : undefined;
+  database = REAL_DATABASE_URL ? await createTestDatabase() : undefined;
 });
 
 after(async () => {
   rmSync(dataDir, { recursive: true, force: true });
-  if (schema) await dropSchema(schema);
+  if (database) await dropTestDatabase(database);
 });
 
 interface Started {
@@ -52,7 +52,7 @@ async function npmStart(env: Record<string, string> = {}): Promise<Started> {
     DATA_DIR: dataDir,
     ...env,
   };
-  if (schema) full.DATABASE_URL = withSearchPath(REAL_DATABASE_URL!, schema);
+  if (database) full.DATABASE_URL = testDatabaseUrl(REAL_DATABASE_URL!, database);
   if (REAL_MQTT_URL) full.MQTT_URL = REAL_MQTT_URL;
   const child = spawn('npm', ['start'], { env: full, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let stdout = '';

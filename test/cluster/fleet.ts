@@ -1,6 +1,6 @@
 // Several evsim nodes as child processes (`node --import tsx cli/start.ts`) sharing one database
 // and one MQTT broker under one topic prefix, as `npm start` on several machines would: on the real
-// services, a fresh schema of DATABASE_URL and MQTT_URL; on the embedded defaults, a PGlite socket
+// services, a fresh database of DATABASE_URL and MQTT_URL; on the embedded defaults, a PGlite socket
 // (behind the serializing proxy) and an aedes broker started by the test. Each node has its own
 // NODE_ID, DATA_DIR and port; they share the token secret, so any node's API takes the same token.
 import { randomBytes } from 'node:crypto';
@@ -16,9 +16,9 @@ import { startEmbeddedBroker, type EmbeddedBroker } from '../../engine/platform/
 import {
   REAL_DATABASE_URL,
   REAL_MQTT_URL,
-  createSchema,
-  dropSchema,
-  withSearchPath,
+  createTestDatabase,
+  dropTestDatabase,
+  testDatabaseUrl,
 } from '../support/service.ts';
 import { requester, spawnService, type ServiceProcess } from '../support/child-service.ts';
 import type { As } from '../deployments/deployment-helpers.ts';
@@ -47,9 +47,9 @@ export async function startFleet(names: string[], extraEnv: Record<string, strin
   let databaseUrl: string;
   let mqttUrl: string;
   if (REAL_DATABASE_URL) {
-    const schema = await createSchema();
-    cleanups.push(() => dropSchema(schema));
-    databaseUrl = withSearchPath(REAL_DATABASE_URL, schema);
+    const database = await createTestDatabase();
+    cleanups.push(() => dropTestDatabase(database));
+    databaseUrl = testDatabaseUrl(REAL_DATABASE_URL, database);
   } else {
     const dir = mkdtempSync(join(tmpdir(), 'evsim-fleet-db-'));
     await seedDataDir(dir);

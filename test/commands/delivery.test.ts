@@ -7,10 +7,10 @@ import {
   MODE,
   REAL_DATABASE_URL,
   REAL_MQTT_URL,
-  createSchema,
-  dropSchema,
+  createTestDatabase,
+  dropTestDatabase,
   startTestService,
-  withSearchPath,
+  testDatabaseUrl,
   type TestService,
 } from '../support/service.ts';
 import { startTcpProxy } from '../support/tcp-proxy.ts';
@@ -53,10 +53,10 @@ describe(`command delivery (${MODE})`, () => {
       // The shared broker stays up; the service reaches it through a proxy we can cut.
       const mq = new URL(REAL_MQTT_URL ?? 'mqtt://127.0.0.1:1883');
       const proxy = await startTcpProxy(mq.hostname, Number(mq.port || 1883));
-      const schema = await createSchema();
+      const database = await createTestDatabase();
       svc = await startTestService({
         env,
-        databaseUrl: withSearchPath(REAL_DATABASE_URL!, schema),
+        databaseUrl: testDatabaseUrl(REAL_DATABASE_URL!, database),
         mqttUrl: `mqtt://127.0.0.1:${proxy.port}`,
       });
       stopBroker = async () => proxy.cut();
@@ -64,7 +64,7 @@ describe(`command delivery (${MODE})`, () => {
       cleanup = async () => {
         await svc.close();
         await proxy.close();
-        await dropSchema(schema);
+        await dropTestDatabase(database);
       };
     }
     as = svc.as('org-dlv');

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   REAL_DATABASE_URL,
-  createSchema,
-  dropSchema,
+  createTestDatabase,
+  dropTestDatabase,
   startTestService,
   type TestService,
 } from '../support/service.ts';
@@ -17,24 +17,24 @@ import { startStrictCsms, type StrictCsms } from '../support/strict-csms.ts';
 import { DUAL_MODEL, deploymentsOf, eventsOf, eventually, type As } from './deployment-helpers.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'evsim-graceful-'));
-let schema: string | undefined;
+let database: string | undefined;
 let csms: StrictCsms;
 let svc: TestService | undefined;
 
 const start = async (): Promise<As> => {
-  svc = await startTestService({ dataDir, ...(schema ? { schema } : {}) });
+  svc = await startTestService({ dataDir, ...(database ? { database } : {}) });
   return svc.as('org-graceful');
 };
 
 before(async () => {
   csms = await startStrictCsms();
-  if (REAL_DATABASE_URL) schema = await createSchema();
+  if (REAL_DATABASE_URL) database = await createTestDatabase();
 });
 
 after(async () => {
   await svc?.close();
   await csms.close();
-  if (schema) await dropSchema(schema).catch(() => undefined);
+  if (database) await dropTestDatabase(database).catch(() => undefined);
   rmSync(dataDir, { recursive: true, force: true });
 });
 

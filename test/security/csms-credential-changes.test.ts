@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import {
   MODE,
   REAL_DATABASE_URL,
-  createSchema,
-  dropSchema,
+  createTestDatabase,
+  dropTestDatabase,
   startTestService,
   type TestService,
 } from '../support/service.ts';
@@ -51,7 +51,7 @@ const statusOf = (version: Version, answer: any): string =>
 
 describe(`the central system changes the charger's credentials (${MODE})`, () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'evsim-sec-changes-'));
-  let schema: string | undefined;
+  let database: string | undefined;
   let svc: TestService;
   let as: As;
   let certs: TestCertificates;
@@ -64,10 +64,10 @@ describe(`the central system changes the charger's credentials (${MODE})`, () =>
     shown.set(identity, [...(shown.get(identity) ?? []), password]);
     return password !== undefined && (accepted.get(identity)?.has(password) ?? false);
   };
-  const start = () => startTestService({ dataDir, ...(schema ? { schema } : {}) });
+  const start = () => startTestService({ dataDir, ...(database ? { database } : {}) });
 
   before(async () => {
-    if (REAL_DATABASE_URL) schema = await createSchema();
+    if (REAL_DATABASE_URL) database = await createTestDatabase();
     certs = await makeTestCertificates('unused');
     [svc, sp1, sp2] = await Promise.all([
       start(),
@@ -79,7 +79,7 @@ describe(`the central system changes the charger's credentials (${MODE})`, () =>
   after(async () => {
     await svc.close();
     await Promise.all([sp1.close(), sp2.close()]);
-    if (schema) await dropSchema(schema);
+    if (database) await dropTestDatabase(database);
     rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -4,7 +4,7 @@
 // - spawnService(env): one process on a free port picked first, ready once GET /health/ready is 200
 //   (it fails with the process's output if it exits first); stop(signal), freeze() (SIGSTOP);
 // - startChildService(extraEnv): one node with a temp DATA_DIR, and on the real services a fresh
-//   schema and the real broker under a random MQTT topic prefix. Restarts keep the data, the schema
+//   database and the real broker under a random MQTT topic prefix. Restarts keep the data, the database
 //   and the prefix, as a node restarted by its supervisor would;
 // - requester(url, tokenOf): requests as an organization, like the in-process test service's `as`.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -20,9 +20,9 @@ import { createTokenService } from '../../engine/platform/auth/tokens.ts';
 import {
   REAL_DATABASE_URL,
   REAL_MQTT_URL,
-  createSchema,
-  dropSchema,
-  withSearchPath,
+  createTestDatabase,
+  dropTestDatabase,
+  testDatabaseUrl,
   type TestResponse,
 } from './service.ts';
 import type { As } from '../deployments/deployment-helpers.ts';
@@ -157,15 +157,15 @@ export async function startChildService(
   opts: ChildServiceOptions = {},
 ): Promise<ChildService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'evsim-child-'));
-  const schema = REAL_DATABASE_URL ? await createSchema() : undefined;
-  if (!schema && !extraEnv.DATABASE_URL) await seedDataDir(dataDir);
+  const database = REAL_DATABASE_URL ? await createTestDatabase() : undefined;
+  if (!database && !extraEnv.DATABASE_URL) await seedDataDir(dataDir);
   const env: Record<string, string> = {
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     ...(opts.devAuth ? {} : { AUTH_JWT_SECRET: randomBytes(24).toString('hex') }),
     MQTT_TOPIC_PREFIX: `t${randomBytes(4).toString('hex')}`,
-    ...(schema ? { DATABASE_URL: withSearchPath(REAL_DATABASE_URL!, schema) } : {}),
+    ...(database ? { DATABASE_URL: testDatabaseUrl(REAL_DATABASE_URL!, database) } : {}),
     ...(REAL_MQTT_URL ? { MQTT_URL: REAL_MQTT_URL } : {}),
     ...extraEnv,
   };
@@ -187,8 +187,8 @@ export async function startChildService(
 
   async function queryWhileDown<R>(sql: string): Promise<R[]> {
     if (proc) throw new Error('the service is running');
-    if (schema) {
-      const client = new pg.Client({ connectionString: withSearchPath(REAL_DATABASE_URL!, schema) });
+    if (database) {
+      const client = new pg.Client({ connectionString: testDatabaseUrl(REAL_DATABASE_URL!, database) });
       await client.connect();
       try {
         return (await client.query(sql)).rows as R[];
@@ -220,7 +220,7 @@ export async function startChildService(
     output: () => out,
     async close() {
       await stop('SIGTERM');
-      if (schema) await dropSchema(schema).catch(() => undefined);
+      if (database) await dropTestDatabase(database).catch(() => undefined);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -9,10 +9,15 @@
 //             as a service leaves it after its first start.
 // Several test processes may ask at once: each builds into a folder of its own and renames it into
 // place; the first rename wins and the others use the winner's (a rename is atomic).
+//
+// On DATABASE_URL the same seeded template is a database of that server (evsim_tpl_<hash>), made
+// under an advisory lock by the first process that needs it; each service then gets
+// `CREATE DATABASE ... TEMPLATE` (tens of milliseconds) instead of its own migrations.
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { pino } from 'pino';
 import { startEmbeddedPostgres } from '../../engine/platform/db/embedded-postgres.ts';
 import { createDatabase } from '../../engine/platform/db/database.ts';
@@ -82,4 +87,41 @@ export async function seedDataDir(dataDir: string, kind: TemplateKind = 'seeded'
   if (existsSync(join(dataDir, 'pglite'))) return;
   const template = await dataTemplate(kind);
   cpSync(join(template, 'pglite'), join(dataDir, 'pglite'), { recursive: true });
+}
+
+const REAL_TEMPLATE_LOCK = 727_002;
+let realMade: Promise<string> | undefined;
+
+/** The name of the seeded template database on DATABASE_URL's server, made on first use. */
+export function realTemplate(): Promise<string> {
+  return (realMade ??= makeRealTemplate(process.env.DATABASE_URL!));
+}
+
+async function makeRealTemplate(serverUrl: string): Promise<string> {
+  const name = `evsim_tpl_${fingerprint('seeded')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query('SELECT pg_advisory_lock($1)', [REAL_TEMPLATE_LOCK]);
+    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (rowCount) return name;
+    // Built under another name and renamed when whole: a run killed halfway leaves no template.
+    const building = `${name}_building`;
+    await admin.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${building}`);
+    const url = new URL(serverUrl);
+    url.pathname = `/${building}`;
+    const log = pino({ level: 'silent' });
+    const db = createDatabase(url.toString(), log);
+    try {
+      await migrate(db, log);
+      await loadReferenceData(db, log);
+    } finally {
+      await db.close();
+    }
+    await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+    return name;
+  } finally {
+    await admin.end();
+  }
 }

@@ -1,6 +1,7 @@
 // Starts the whole service for a test file, on the embedded defaults or, when the environment
-// has DATABASE_URL / MQTT_URL (CI's second pass), on the real PostgreSQL and broker. On a real
-// database each service gets its own schema, so test files never see each other's rows.
+// has DATABASE_URL / MQTT_URL (CI's second pass), on the real PostgreSQL and broker. Each service
+// gets a database of its own (a copy of the run's migrated template), so test files never see
+// each other's rows.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import pg from 'pg';
 import { loadConfig } from '../../engine/platform/config/config.ts';
 import { createLogger } from '../../engine/platform/log/logger.ts';
 import { startService, type Service } from '../../api/server.ts';
-import { seedDataDir } from './data-template.ts';
+import { realTemplate, seedDataDir } from './data-template.ts';
 
 export const REAL_DATABASE_URL = process.env.DATABASE_URL || undefined;
 export const REAL_MQTT_URL = process.env.MQTT_URL || undefined;
@@ -54,39 +55,52 @@ export interface StartOptions {
   mqttUrl?: string;
   /** Reuse a data directory (restart tests). */
   dataDir?: string;
-  /** Reuse a schema on the real database (restart tests). */
-  schema?: string;
+  /** Reuse a database on the real server (restart tests). */
+  database?: string;
 }
 
-export async function createSchema(): Promise<string> {
-  const schema = `t_${randomBytes(6).toString('hex')}`;
+/**
+ * A database of its own on the real server (DATABASE_URL) for one service or test: a copy of the
+ * run's migrated template (data-template.ts), or an empty one for the migration tests. Returns its
+ * name; testDatabaseUrl() makes the URL that reaches it.
+ */
+export async function createTestDatabase(opts: { empty?: boolean } = {}): Promise<string> {
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const template = opts.empty ? 'template0' : await realTemplate();
   const client = new pg.Client({ connectionString: REAL_DATABASE_URL });
   await client.connect();
-  await client.query(`CREATE SCHEMA ${schema}`);
-  await client.end();
-  return schema;
+  try {
+    await client.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+  } finally {
+    await client.end();
+  }
+  return name;
 }
 
-export async function dropSchema(schema: string): Promise<void> {
+export async function dropTestDatabase(name: string): Promise<void> {
   const client = new pg.Client({ connectionString: REAL_DATABASE_URL });
   await client.connect();
-  await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await client.end();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
 }
 
-export function withSearchPath(url: string, schema: string): string {
+/** `url` (a server's) pointed at the database `name` on that server. */
+export function testDatabaseUrl(url: string, name: string): string {
   const u = new URL(url);
-  u.searchParams.set('options', `-c search_path=${schema}`);
+  u.pathname = `/${name}`;
   return u.toString();
 }
 
 export async function startTestService(opts: StartOptions = {}): Promise<TestService> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'evsim-test-'));
-  let schema: string | undefined;
+  let database: string | undefined;
   let databaseUrl = opts.databaseUrl;
   if (REAL_DATABASE_URL && !databaseUrl) {
-    schema = opts.schema ?? (await createSchema());
-    databaseUrl = withSearchPath(REAL_DATABASE_URL, schema);
+    database = opts.database ?? (await createTestDatabase());
+    databaseUrl = testDatabaseUrl(REAL_DATABASE_URL, database);
   }
   // On the embedded database: a copy of the run's migrated one, not a new one (data-template.ts).
   if (!databaseUrl) await seedDataDir(dataDir);
@@ -141,7 +155,7 @@ export async function startTestService(opts: StartOptions = {}): Promise<TestSer
     },
     async close() {
       await service.close();
-      if (schema && !opts.schema) await dropSchema(schema).catch(() => undefined);
+      if (database && !opts.database) await dropTestDatabase(database).catch(() => undefined);
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
