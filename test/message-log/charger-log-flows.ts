@@ -266,6 +266,7 @@ export function chargerLogFlows(version: 'ocpp1.6' | 'ocpp2.0.1'): void {
 
     test('a secret the central system sends never appears in the log, the stream or the table', async () => {
       const SECRET = 'Sup3r-Secret-Key-0042';
+      const connection = csms.clients.get(ID);
       const stream = await openEventStream(`${svc.url}${path}/stream`, token);
       try {
         const action = v16 ? 'ChangeConfiguration' : 'SetVariables';
@@ -299,6 +300,11 @@ export function chargerLogFlows(version: 'ocpp1.6' | 'ocpp2.0.1'): void {
           [`%${SECRET}%`],
         );
         assert.deepEqual(rows, [{ n: 0 }]);
+        // The charger connects again with the new credentials: the next test needs it back.
+        await csms.waitFor(() => {
+          const now = csms.clients.get(ID);
+          return now !== undefined && now !== connection;
+        }, 30_000);
       } finally {
         stream.close();
       }
