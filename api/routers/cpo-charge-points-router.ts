@@ -32,7 +32,7 @@ export function cpoChargePointsRouter({ cpo, platform }: ApiDeps): Router {
   router.post(
     '/cpo/charge-points',
     apiDoc({
-      summary: 'E22 Register a charge point at the built-in central system (starts offline)',
+      summary: 'Register a charge point at the built-in central system (starts offline)',
       body: createChargePointBody,
       examples: {
         one: {
@@ -100,7 +100,7 @@ export function cpoChargePointsRouter({ cpo, platform }: ApiDeps): Router {
   router.post(
     '/cpo/charge-points/:charge_point_id/reboot',
     apiDoc({
-      summary: 'E23 Soft reset of a connected charge point',
+      summary: 'Soft reset of a connected charge point',
       path: chargePointPath,
       examples: { one: { path: { charge_point_id: 'CP-DOC-100' } } },
       responses: { 200: { description: "Sent; the charger's answer", schema: rebootSent } },
@@ -254,7 +254,7 @@ export function cpoChargePointsRouter({ cpo, platform }: ApiDeps): Router {
   router.get(
     '/cpo/operations/:tracking_id',
     apiDoc({
-      summary: 'One operation sent to a charge point (e.g. the Reset of E23)',
+      summary: 'One operation sent to a charge point (e.g. the Reset of a reboot)',
       path: operationPath,
       examples: { one: { path: { tracking_id: '5b0f6f8e-2a7c-4d3e-9f1a-8c6b4e2d0a13' } } },
       responses: { 200: { description: 'The operation', schema: operation } },
