@@ -1,6 +1,16 @@
 # syntax=docker/dockerfile:1
 # The image runs what `npm start` runs: plain node on the esbuild build (dist/), no TypeScript loader,
 # as the unprivileged user `node`, with a HEALTHCHECK on /health/ready. See docs/operations.md.
+#
+# The command-line tools are in the image too, compiled (run them with `docker run --rm IMAGE ...`
+# or `docker compose exec evsim ...`; each prints its options with --help):
+#   node dist/cli/token.js --org ID [--sub SUBJECT] [--expires 30d]      a bearer token (npm run token)
+#   node dist/tools/scenario/main.js scenarios/ocpp16/boot.yaml [--ws-url URL] [--junit FILE]
+#                                                                         a scenario (npm run scenario)
+#   node --expose-gc dist/tools/loadtest/main.js --chargers 1000 --duration 60 [--csms URL]
+#                                                                         a load test (npm run loadtest)
+# The ready scenarios (scenarios/) are beside dist/: the console's list of ready scenarios and the
+# scenario CLI read them there.
 
 # Stage 1: build. The product code (engine, api, actors, protocols, cli, tools) is type-checked, so
 # the image builds only when that passes, then transpiled by esbuild, with the catalog JSON and the
@@ -32,6 +42,7 @@ ENV NODE_ENV=production PORT=8080 HOST=0.0.0.0 DATA_DIR=/data
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY scenarios ./scenarios
 COPY package.json ./
 RUN mkdir -p /data && chown node:node /data
 USER node

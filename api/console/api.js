@@ -102,7 +102,7 @@ export function stream(path, onEvent, onOpen) {
 
 const FINAL = ['completed', 'rejected', 'failed', 'timed_out', 'interrupted'];
 
-/** Sends a command (E11-E15 and the EV commands) and resolves with its final record (E16). */
+/** Sends a command (operator and EV commands) and resolves with its final record (GET /evcharger/commands/{id}). */
 export async function command(path, deploymentId, payload, onStatus) {
   const queued = await api('POST', `/evcharger/commands/${path}`, {
     target: { deployment_id: deploymentId },

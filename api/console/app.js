@@ -1,6 +1,7 @@
 // The console's shell: sign-in (a pasted bearer token, or ?token= in the link `npm start` prints),
 // the hash routes (#/ the fleet, #/chargers/<id> one charger, #/scenarios[/<run>] scenario runs,
-// #/traffic[/<run>] generated traffic) and the alerts feed beside them.
+// #/traffic[/<run>] generated traffic, #/charge-points[/<id>] charge points of the built-in
+// central system) and the alerts feed beside them.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { html } from './html.js';
@@ -10,6 +11,7 @@ import { Charger } from './charger.js';
 import { Alerts } from './alerts.js';
 import { ScenarioRun, Scenarios } from './scenarios.js';
 import { TrafficRun, TrafficRuns } from './traffic.js';
+import { ChargePoint, ChargePoints } from './charge-point.js';
 
 // A token in the link is taken once and removed from the address bar (and from the history).
 const fromLink = new URLSearchParams(location.search).get('token');
@@ -51,7 +53,7 @@ function useRoute() {
     addEventListener('hashchange', on);
     return () => removeEventListener('hashchange', on);
   }, []);
-  const m = /^#\/(chargers|scenarios|traffic)(?:\/([^/?]+))?/.exec(hash);
+  const m = /^#\/(chargers|scenarios|traffic|charge-points)(?:\/([^/?]+))?/.exec(hash);
   if (!m || (m[1] === 'chargers' && !m[2])) return { page: 'fleet' };
   return { page: m[1], id: m[2] ? decodeURIComponent(m[2]) : undefined };
 }
@@ -62,6 +64,8 @@ function page(route) {
       return html`<${Charger} key=${route.id} id=${route.id} />`;
     case 'scenarios':
       return route.id ? html`<${ScenarioRun} key=${route.id} id=${route.id} />` : html`<${Scenarios} />`;
+    case 'charge-points':
+      return route.id ? html`<${ChargePoint} key=${route.id} id=${route.id} />` : html`<${ChargePoints} />`;
     case 'traffic':
       return route.id ? html`<${TrafficRun} key=${route.id} id=${route.id} />` : html`<${TrafficRuns} />`;
     default:
@@ -102,6 +106,7 @@ function App() {
         <a href="#/">Fleet</a>
         <a href="#/scenarios">Scenarios</a>
         <a href="#/traffic">Traffic</a>
+        <a href="#/charge-points">Charge points</a>
       </nav>
       <button
         class="link"

@@ -1,12 +1,24 @@
-// The charger's live OCPP log (GET .../ocpp-log/stream, the newest 100 replayed first): filters by
-// direction, type and action, and each frame expands to its JSON.
+// A live OCPP log (GET .../ocpp-log/stream, the newest 100 replayed first): a virtual charger's by
+// default, or a CPO charge point's seen from the built-in central system (`path`, `seenFrom`);
+// filters by direction, type and action, and each frame expands to its JSON.
 import { useEffect, useState } from 'preact/hooks';
 import { html, fmt } from './html.js';
 import { stream } from './api.js';
 
 const KEEP = 500;
 
-export function OcppLog({ id, onFrame }) {
+/** What `out` and `in` mean, by whose log it is. */
+const DIRECTIONS = {
+  charger: { out: 'out (sent by the charger)', in: 'in (from the central system)' },
+  csms: { out: 'out (sent by the central system)', in: 'in (from the charge point)' },
+};
+
+export function OcppLog({
+  id,
+  onFrame,
+  path = `/evcharger/deployments/${id}/ocpp-log`,
+  seenFrom = 'charger',
+}) {
   const [items, setItems] = useState([]);
   const [open, setOpen] = useState(() => new Set());
   const [direction, setDirection] = useState('');
@@ -16,7 +28,7 @@ export function OcppLog({ id, onFrame }) {
   useEffect(() => {
     setItems([]);
     const seen = new Set();
-    return stream(`/evcharger/deployments/${id}/ocpp-log/stream?replay=100`, (event, data) => {
+    return stream(`${path}/stream?replay=100`, (event, data) => {
       if (event !== 'frame') return;
       const item = JSON.parse(data);
       // A reconnection replays frames already shown.
@@ -25,7 +37,7 @@ export function OcppLog({ id, onFrame }) {
       setItems((list) => [item, ...list].slice(0, KEEP));
       if (onFrame) onFrame(item);
     });
-  }, [id]);
+  }, [path]);
 
   const a = action.trim().toLowerCase();
   const shown = items.filter(
@@ -46,8 +58,8 @@ export function OcppLog({ id, onFrame }) {
     <div class="filters">
       <select name="log-direction" value=${direction} onChange=${(e) => setDirection(e.target.value)}>
         <option value="">in and out</option>
-        <option value="out">out (sent by the charger)</option>
-        <option value="in">in (from the central system)</option>
+        <option value="out">${DIRECTIONS[seenFrom].out}</option>
+        <option value="in">${DIRECTIONS[seenFrom].in}</option>
       </select>
       <select name="log-type" value=${type} onChange=${(e) => setType(e.target.value)}>
         <option value="">every type</option>

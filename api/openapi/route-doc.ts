@@ -1,6 +1,6 @@
 // How a router documents a route, next to it: one more middleware in the route's list,
 //
-//   router.get('/evcharger/catalog', apiDoc({ summary: 'E1 ...', query, responses }), handler)
+//   router.get('/evcharger/catalog', apiDoc({ summary: '...', query, responses }), handler)
 //
 // It does nothing per request (it calls next); the OpenAPI builder (openapi-document.ts) finds it
 // in the router's stack, so a route is documented by the same zod schemas its handler validates

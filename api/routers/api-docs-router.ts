@@ -27,8 +27,11 @@ const UI_FILES: Record<string, string> = {
 };
 
 // Served as a file, not inline, so the policy needs no 'unsafe-inline' for scripts. A token given
-// as ?token= is put in the Authorize dialog; validatorUrl null: no call to an outside validator.
+// as ?token= is put in the Authorize dialog once the description is loaded (onComplete: before
+// that swagger-ui knows no security scheme and drops it), then removed from the address bar;
+// validatorUrl null: no call to an outside validator.
 const INIT_JS = `window.addEventListener('load', () => {
+  const token = new URLSearchParams(window.location.search).get('token');
   const ui = SwaggerUIBundle({
     url: '/openapi.json',
     dom_id: '#swagger-ui',
@@ -38,9 +41,12 @@ const INIT_JS = `window.addEventListener('load', () => {
     presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
     plugins: [SwaggerUIBundle.plugins.DownloadUrl],
     layout: 'StandaloneLayout',
+    onComplete: () => {
+      if (!token) return;
+      window.ui.preauthorizeApiKey('bearerAuth', token);
+      history.replaceState(null, '', window.location.pathname + window.location.hash);
+    },
   });
-  const token = new URLSearchParams(window.location.search).get('token');
-  if (token) ui.preauthorizeApiKey('bearerAuth', token);
   window.ui = ui;
 });
 `;

@@ -32,7 +32,7 @@ export function catalogRouter({ catalog }: ApiDeps): Router {
   router.get(
     '/evcharger/catalog',
     apiDoc({
-      summary: 'E1 Charger brands of the catalog, paged',
+      summary: 'Charger brands of the catalog, paged',
       query: pageQuery(20),
       examples: { firstPage: { query: { page: 1, limit: 20 } } },
       responses: { 200: { description: 'A page of brands', schema: brandPage } },
@@ -48,7 +48,7 @@ export function catalogRouter({ catalog }: ApiDeps): Router {
   router.get(
     '/evcharger/catalog/:brand_slug/models',
     apiDoc({
-      summary: 'E2 Charger models of one brand, paged',
+      summary: 'Charger models of one brand, paged',
       path: brandPath,
       query: pageQuery(50),
       examples: { abb: { path: { brand_slug: 'abb' }, query: { page: 1, limit: 50 } } },
@@ -75,7 +75,7 @@ export function catalogRouter({ catalog }: ApiDeps): Router {
   router.get(
     '/evcharger/catalog/:brand_slug/models/:model',
     apiDoc({
-      summary: 'E3 One charger model',
+      summary: 'One charger model',
       path: modelPath,
       examples: { terra: { path: { brand_slug: 'abb', model: 'abb-terra-124' } } },
       responses: { 200: { description: 'The model', schema: catalogModel } },

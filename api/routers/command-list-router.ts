@@ -19,7 +19,10 @@ export function commandListRouter({ commands }: ApiDeps): Router {
         interrupted: { query: { status: 'interrupted' } },
       },
       responses: {
-        200: { description: 'A page of command records (as E16 answers them)', schema: commandList },
+        200: {
+          description: 'A page of command records (as GET /evcharger/commands/{command_id} answers them)',
+          schema: commandList,
+        },
       },
     }),
     async (ctx) => {

@@ -108,7 +108,7 @@ export function commandsRouter({ platform, commands }: ApiDeps): Router {
   router.get(
     '/evcharger/commands/:command_id',
     apiDoc({
-      summary: 'E16 One command and its status',
+      summary: 'One command and its status',
       path: commandIdPath,
       examples: { one: { path: { command_id: '3f1d7c52-8a1e-4f0b-b1c7-6a0e5d2c9b44' } } },
       responses: { 200: { description: 'The command', schema: commandRecord } },

@@ -1,14 +1,22 @@
-// E22 charge points, their credentials for the built-in central system, E23 reboot, and what the
-// central system recorded (connectors, sessions, operations).
+// E22 charge points, their credentials for the built-in central system, E23 reboot, any CALL an
+// operator has the central system send, and what the central system recorded (connectors,
+// sessions, operations).
 import Router from '@koa/router';
-import { brokerUnavailable, conflict, notFound, upstreamFailed } from '../http/errors.ts';
+import { ValidationError, brokerUnavailable, conflict, notFound, upstreamFailed } from '../http/errors.ts';
 import { orgOf } from '../http/auth.ts';
 import { parseBody, parsePath } from '../http/validation.ts';
-import { chargePointPath, createChargePointBody, operationPath } from '../schemas/cpo-charge-points.ts';
+import {
+  chargePointCallBody,
+  chargePointPath,
+  createChargePointBody,
+  operationPath,
+} from '../schemas/cpo-charge-points.ts';
 import type { ApiDeps } from '../http/deps.ts';
 import { apiDoc } from '../openapi/route-doc.ts';
+import { VERSION_PROFILES } from '../../protocols/ocpp/versions.ts';
 import {
   chargePoint,
+  chargePointCallAnswer,
   connectorStatuses,
   credentials,
   operation,
@@ -24,7 +32,7 @@ export function cpoChargePointsRouter({ cpo, platform }: ApiDeps): Router {
   router.post(
     '/cpo/charge-points',
     apiDoc({
-      summary: 'E22 Register a charge point at the built-in central system (starts offline)',
+      summary: 'Register a charge point at the built-in central system (starts offline)',
       body: createChargePointBody,
       examples: {
         one: {
@@ -92,7 +100,7 @@ export function cpoChargePointsRouter({ cpo, platform }: ApiDeps): Router {
   router.post(
     '/cpo/charge-points/:charge_point_id/reboot',
     apiDoc({
-      summary: 'E23 Soft reset of a connected charge point',
+      summary: 'Soft reset of a connected charge point',
       path: chargePointPath,
       examples: { one: { path: { charge_point_id: 'CP-DOC-100' } } },
       responses: { 200: { description: "Sent; the charger's answer", schema: rebootSent } },
@@ -129,6 +137,81 @@ export function cpoChargePointsRouter({ cpo, platform }: ApiDeps): Router {
           throw upstreamFailed(
             504,
             `Charge point '${charge_point_id}' did not answer Reset within ${timeoutMs} ms`,
+          );
+      }
+    },
+  );
+
+  router.post(
+    '/cpo/charge-points/:charge_point_id/calls',
+    apiDoc({
+      summary: 'Have the built-in central system send an OCPP CALL to a connected charge point',
+      description:
+        "`action` is one of the charge point's OCPP version (1.6: `RemoteStartTransaction`, `ChangeConfiguration`, " +
+        '`GetConfiguration`, ...; 2.0.1 / 2.1: `RequestStartTransaction`, `SetVariables`, `GetVariables`, ...); ' +
+        "`payload` is checked against that version's official schema (422 with `loc` into `payload`). " +
+        "The answer holds the charge point's CALLRESULT payload (`response`) or its CALLERROR (`error`). " +
+        "The CALL and its answer are recorded in the charge point's message log.",
+      path: chargePointPath,
+      body: chargePointCallBody,
+      examples: {
+        trigger: {
+          path: { charge_point_id: 'CP-DOC-100' },
+          body: { action: 'TriggerMessage', payload: { requestedMessage: 'Heartbeat' } },
+        },
+      },
+      responses: { 200: { description: "The charge point's answer", schema: chargePointCallAnswer } },
+      errors: {
+        404: 'Charge point not found',
+        409: 'Charge point not connected (or disconnected before answering)',
+        504: 'The charge point did not answer in time',
+      },
+    }),
+    async (ctx) => {
+      const { charge_point_id } = parsePath(ctx, chargePointPath);
+      const { action, payload } = parseBody(ctx, chargePointCallBody);
+      const outcome = await cpo.chargePointOperations.send(orgOf(ctx), charge_point_id, action, payload);
+      const timeoutMs = platform.config.centralSystem.callTimeoutMs;
+      switch (outcome.kind) {
+        case 'answered':
+          ctx.body = { action, response: outcome.response };
+          return;
+        case 'call_error':
+          ctx.body = {
+            action,
+            error: { code: outcome.code, description: outcome.description, details: outcome.details },
+          };
+          return;
+        case 'not_found':
+          throw notRegistered(charge_point_id);
+        case 'offline':
+          throw conflict(`Charge point '${charge_point_id}' is not connected to the central system`);
+        case 'unknown_action':
+          throw new ValidationError([
+            {
+              loc: ['body', 'action'],
+              msg: `${action} is not an action of OCPP ${VERSION_PROFILES[outcome.version].label}, the version the charge point is connected with`,
+              type: 'ocpp_action',
+              input: action,
+            },
+          ]);
+        case 'invalid_payload':
+          throw new ValidationError([
+            {
+              loc: ['body', 'payload', ...outcome.issue.path],
+              msg: `${action}Request ${outcome.issue.message} (OCPP ${VERSION_PROFILES[outcome.version].label} schema)`,
+              type: 'ocpp_schema',
+              ctx: { keyword: outcome.issue.keyword },
+            },
+          ]);
+        case 'broker_unavailable':
+          throw brokerUnavailable('the central system cannot be reached');
+        case 'closed':
+          throw conflict(`Charge point '${charge_point_id}' disconnected before answering ${action}`);
+        case 'timeout':
+          throw upstreamFailed(
+            504,
+            `Charge point '${charge_point_id}' did not answer ${action} within ${timeoutMs} ms`,
           );
       }
     },
@@ -171,7 +254,7 @@ export function cpoChargePointsRouter({ cpo, platform }: ApiDeps): Router {
   router.get(
     '/cpo/operations/:tracking_id',
     apiDoc({
-      summary: 'One operation sent to a charge point (e.g. the Reset of E23)',
+      summary: 'One operation sent to a charge point (e.g. the Reset of a reboot)',
       path: operationPath,
       examples: { one: { path: { tracking_id: '5b0f6f8e-2a7c-4d3e-9f1a-8c6b4e2d0a13' } } },
       responses: { 200: { description: 'The operation', schema: operation } },

@@ -45,7 +45,7 @@ export function cpoGroupsRouter({ cpo, platform }: ApiDeps): Router {
   router.get(
     '/cpo/token-groups/:id/locations',
     apiDoc({
-      summary: 'E20 The locations of a token group, paged (deleted ones carry deleted_at)',
+      summary: 'The locations of a token group, paged (deleted ones carry deleted_at)',
       path: groupPath,
       query: groupLocationsQuery,
       examples: { first: { path: { id: 1 }, query: { offset: 0, limit: 50 } } },
@@ -86,7 +86,7 @@ export function cpoGroupsRouter({ cpo, platform }: ApiDeps): Router {
   router.delete(
     '/cpo/voucher-groups/:id',
     apiDoc({
-      summary: 'E24 Delete a voucher group and its vouchers',
+      summary: 'Delete a voucher group and its vouchers',
       path: groupPath,
       examples: { one: { path: { id: 1 } } },
       responses: { 204: { description: 'Deleted' } },

@@ -95,7 +95,7 @@ export function cpoLocationsRouter({ cpo }: ApiDeps): Router {
   router.patch(
     '/cpo/locations/:location_id',
     apiDoc({
-      summary: 'E21 Change some fields of a location (null clears an optional field)',
+      summary: 'Change some fields of a location (null clears an optional field)',
       path: locationPath,
       headers: ifMatchHeader,
       body: patchLocationBody,

@@ -44,7 +44,7 @@ export function cpoTariffKeysRouter({ cpo }: ApiDeps): Router {
   router.get(
     '/cpo/tariff-publisher/public-key',
     apiDoc({
-      summary: 'E25 The Ed25519 public key that verifies signed tariffs',
+      summary: 'The Ed25519 public key that verifies signed tariffs',
       responses: { 200: { description: 'The public key', schema: signingKey } },
       errors: { 400: 'The configured signing key is not Ed25519', 404: 'No signing key configured' },
     }),

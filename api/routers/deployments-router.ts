@@ -54,7 +54,7 @@ export function deploymentsRouter({ deployments }: ApiDeps): Router {
   router.post(
     '/evcharger/deployment',
     apiDoc({
-      summary: 'E5 Deploy one virtual charger',
+      summary: 'Deploy one virtual charger',
       description:
         'The charger connects to `{ws_url}/{identity}`, or to the built-in central system without ws_url. `security` sets the OCPP security profile (0-3); secrets are sealed and never returned.',
       body: createDeploymentBody,
@@ -105,7 +105,7 @@ export function deploymentsRouter({ deployments }: ApiDeps): Router {
   router.delete(
     '/evcharger/deployment',
     apiDoc({
-      summary: 'E6 Delete one virtual charger deployment',
+      summary: 'Delete one virtual charger deployment',
       query: deploymentIdQuery,
       examples: { one: { query: { deployment_id: '0b8f8f4e-6d1c-4b8e-9a57-2f7f4b0c9a11' } } },
       responses: { 204: { description: 'Deleted' } },
@@ -123,7 +123,7 @@ export function deploymentsRouter({ deployments }: ApiDeps): Router {
   router.post(
     '/evcharger/location',
     apiDoc({
-      summary: 'E7 Create a location and deploy its chargers in the background',
+      summary: 'Create a location and deploy its chargers in the background',
       description:
         'Chargers are listed one by one (`chargers`) or in groups (`charger_groups`: `count` chargers named `{identity_prefix}{number}`). A charger that cannot be deployed is reported in `failed` while the others deploy.',
       body: createLocationBody,
@@ -189,7 +189,7 @@ export function deploymentsRouter({ deployments }: ApiDeps): Router {
   router.delete(
     '/evcharger/location',
     apiDoc({
-      summary: 'E8 Delete a virtual location and its chargers',
+      summary: 'Delete a virtual location and its chargers',
       query: locationIdQuery,
       examples: { one: { query: { location_id: '7d0c2b1e-5a43-4d8f-9c1e-0f2a4b6c8d10' } } },
       responses: { 204: { description: 'Deleted' } },
@@ -206,7 +206,7 @@ export function deploymentsRouter({ deployments }: ApiDeps): Router {
   router.post(
     '/evcharger/deployment-runtime-ops',
     apiDoc({
-      summary: 'E9 Stop, start, restart or delete deployed chargers',
+      summary: 'Stop, start, restart or delete deployed chargers',
       description:
         'Exactly one target: a `deployment_id` is applied before answering (per-charger results); a `location_id` fans out in the background.',
       body: runtimeOpBody,
@@ -256,7 +256,7 @@ export function deploymentsRouter({ deployments }: ApiDeps): Router {
   router.get(
     '/evcharger/deployment-runtime-ops/events',
     apiDoc({
-      summary: 'E10 Recent deployment stage changes, newest first',
+      summary: 'Recent deployment stage changes, newest first',
       query: eventsQuery,
       examples: { alerts: { query: { outcome: 'alerts', limit: 50 } } },
       responses: { 200: { description: 'At most `limit` events; no next page', schema: stageEvents } },

@@ -16,7 +16,7 @@ export function emspIdentitiesRouter({ emsp }: ApiDeps): Router {
   router.post(
     '/emsp/tenant/emp-identities',
     apiDoc({
-      summary: 'E18 Register a roaming identity (country code + party id) to issue tokens under',
+      summary: 'Register a roaming identity (country code + party id) to issue tokens under',
       headers: idempotencyHeader,
       body: createEmpIdentitySchema,
       examples: {

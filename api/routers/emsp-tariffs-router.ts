@@ -52,7 +52,7 @@ export function emspTariffsRouter({ emsp }: ApiDeps): Router {
   router.get(
     '/emsp/tariffs/:tariff_id',
     apiDoc({
-      summary: 'E19 One tariff of a CPO (OCPI 2.2.1 shape)',
+      summary: 'One tariff of a CPO (OCPI 2.2.1 shape)',
       path: tariffPathSchema,
       query: tariffQuerySchema,
       examples: {

@@ -100,7 +100,7 @@ function changeDoc(event: TokenEvent, withReason: boolean) {
   return apiDoc({
     summary:
       event === 'activate'
-        ? 'E17 Activate a token (PROVISIONED -> ACTIVE) and push it to the CPO partners'
+        ? 'Activate a token (PROVISIONED -> ACTIVE) and push it to the CPO partners'
         : `Move a token from ${t.from.join(' or ')} to ${t.to}, pushed to the CPO partners`,
     path: tokenPathSchema,
     headers: idempotencyHeader,

@@ -10,7 +10,7 @@ export function healthRouter({ platform }: ApiDeps): Router {
   router.get(
     '/health/ready',
     apiDoc({
-      summary: 'E27 Readiness of the database and the MQTT broker',
+      summary: 'Readiness of the database and the MQTT broker',
       responses: {
         200: {
           description: 'Ready',

@@ -23,7 +23,7 @@ export function roamingChargingProfileRouter({ emsp }: ApiDeps): Router {
   router.put(
     '/ocpi/cpo/:version/sessions/:session_id/charging-profile',
     apiDoc({
-      summary: "E26 Send the session's active charging profile to an eMSP partner (OCPI callback)",
+      summary: "Send the session's active charging profile to an eMSP partner (OCPI callback)",
       path: pathSchema,
       query: querySchema,
       body: activeChargingProfileSchema,

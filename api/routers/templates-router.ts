@@ -36,7 +36,7 @@ export function templatesRouter({ templates }: ApiDeps): Router {
   router.get(
     '/evcharger/templates/locations',
     apiDoc({
-      summary: 'E4 Location templates: ready bodies for POST /evcharger/location',
+      summary: 'Location templates: ready bodies for POST /evcharger/location',
       query: templateQuery,
       examples: { ocpp16: { query: { ocpp_version: 'ocpp1.6', include_all: false } } },
       responses: { 200: { description: 'The templates that match the filters', schema: templateList } },

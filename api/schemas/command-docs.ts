@@ -14,7 +14,7 @@ const one = (payload?: unknown): Examples => ({
 
 export const COMMAND_DOCS: Record<EventType, { summary: string; examples: Examples }> = {
   'proxy-message': {
-    summary: 'E11 Send a raw OCPP message from the chargers to their central system',
+    summary: 'Send a raw OCPP message from the chargers to their central system',
     examples: {
       ...one({
         action: 'DataTransfer',
@@ -24,11 +24,11 @@ export const COMMAND_DOCS: Record<EventType, { summary: string; examples: Exampl
     },
   },
   'ev-stops-energy': {
-    summary: 'E12 The plugged-in EV stops drawing energy (e.g. its battery is full)',
+    summary: 'The plugged-in EV stops drawing energy (e.g. its battery is full)',
     examples: one({ evse_id: 1, connector_id: 1 }),
   },
   configuration: {
-    summary: 'E13 Change a configuration setting (1.6 key, or 2.0.1 component and variable)',
+    summary: 'Change a configuration setting (1.6 key, or 2.0.1 component and variable)',
     examples: {
       ...one({ key: 'HeartbeatInterval', value: 60 }),
       ocpp201: {
@@ -39,9 +39,9 @@ export const COMMAND_DOCS: Record<EventType, { summary: string; examples: Exampl
       },
     },
   },
-  'cache-reset': { summary: 'E14 Clear the authorization cache', examples: one() },
+  'cache-reset': { summary: 'Clear the authorization cache', examples: one() },
   'local-auth-list': {
-    summary: 'E15 Send a local authorization list',
+    summary: 'Send a local authorization list',
     examples: one({
       list_version: 2,
       update_type: 'Full',

@@ -158,3 +158,23 @@ export const operation = z.object({
   created_at: dateTime,
   responded_at: nullable(dateTime),
 });
+
+/** The charge point's answer to a CALL sent through the built-in central system. */
+export const chargePointCallAnswer = z.object({
+  action: z.string(),
+  response: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .meta({ description: 'The CALLRESULT payload (absent when the charge point answered with a CALLERROR)' }),
+  error: z
+    .object({
+      code: z.string().meta({ description: 'The OCPP-J error code, e.g. NotImplemented' }),
+      description: z.string(),
+      details: z.record(z.string(), z.unknown()),
+    })
+    .optional()
+    .meta({
+      description:
+        "The CALLERROR the charge point answered with (or the central system's, when the answer broke the response's schema)",
+    }),
+});

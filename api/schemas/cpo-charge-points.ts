@@ -32,3 +32,24 @@ export type CreateChargePointBody = z.infer<typeof createChargePointBody>;
 
 export const chargePointPath = z.object({ charge_point_id: z.string().min(1).max(48) });
 export const operationPath = z.object({ tracking_id: z.uuid() });
+
+/**
+ * POST /cpo/charge-points/{charge_point_id}/calls: a CALL the built-in central system sends. The
+ * action is one of the connected version's; the payload is checked against its official schema
+ * by the engine (which knows the version), after this shape.
+ */
+export const chargePointCallBody = z.strictObject({
+  action: z
+    .string()
+    .max(64)
+    .regex(/^[A-Za-z0-9]{1,64}$/, 'action is an OCPP action name, e.g. TriggerMessage')
+    .meta({
+      description:
+        "An action of the charge point's OCPP version (e.g. 1.6 `ChangeConfiguration`, 2.0.1 `SetVariables`)",
+    }),
+  payload: z
+    .record(z.string().max(128), z.unknown())
+    .default({})
+    .meta({ description: "The CALL's payload, checked against the version's official schema" }),
+});
+export type ChargePointCallBody = z.infer<typeof chargePointCallBody>;

@@ -73,7 +73,10 @@ export const deploymentCreated = z.object({
 
 export const locationAccepted = z.object({
   detail: z.string(),
-  location_id: z.string().meta({ description: 'Use it with E8, E9, commands and the deployment list' }),
+  location_id: z.string().meta({
+    description:
+      'Use it to delete the location, stop / start / restart its chargers, send them commands and list them',
+  }),
   failed: z
     .array(
       z.object({

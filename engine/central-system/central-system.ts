@@ -292,6 +292,7 @@ export class CentralSystem {
           outcome: 'error',
           code: err.code,
           description: err.description,
+          details: err.details,
         };
       else
         reply = {

@@ -22,6 +22,13 @@ export interface CallRequest {
 /** Published on the request's reply_to by the node holding the connection. */
 export type CallReply =
   | { tracking_id: string; outcome: 'result'; payload: Record<string, unknown> }
-  | { tracking_id: string; outcome: 'error'; code: string; description: string }
+  | {
+      tracking_id: string;
+      outcome: 'error';
+      code: string;
+      description: string;
+      /** The CALLERROR's details (absent from replies of nodes older than this field). */
+      details?: Record<string, unknown>;
+    }
   | { tracking_id: string; outcome: 'timeout' }
   | { tracking_id: string; outcome: 'closed' };

@@ -187,10 +187,23 @@ export const EVENT_TYPES = Object.keys(COMMAND_KINDS) as EventType[];
 export type CommandPayloads = { [K in EventType]: z.output<(typeof COMMAND_KINDS)[K]['payload']> };
 export type AnyPayload = CommandPayloads[EventType];
 
-/** The machine event for a queued payload, or why the payload does not fit this charger's version. */
-export function chargerEvent(type: EventType, payload: AnyPayload, version: OcppVersion): Built {
+/**
+ * The machine event for a queued payload, or why the payload does not fit this charger: its
+ * version wants another shape, or it names a connector beyond the model's `connectorCount`.
+ */
+export function chargerEvent(
+  type: EventType,
+  payload: AnyPayload,
+  version: OcppVersion,
+  connectorCount?: number | null,
+): Built {
   if (!Object.hasOwn(OCPP_WIRES, version)) return { problem: `no charger speaks OCPP version '${version}'` };
   const k = COMMAND_KINDS[type] as CommandKind<z.ZodType>;
   const built = k.event(payload, wireFor(version), version);
-  return 'problem' in built ? built : { event: built };
+  if ('problem' in built) return built;
+  if ('connectorId' in built && connectorCount && built.connectorId > connectorCount)
+    return {
+      problem: `connector ${built.connectorId} does not exist: the charger's model has ${connectorCount} connectors, numbered 1-${connectorCount} (connector_id on OCPP 1.6, evse_id on 2.0.1 and 2.1)`,
+    };
+  return { event: built };
 }

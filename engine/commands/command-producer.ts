@@ -65,7 +65,7 @@ export class CommandProducer {
     // Stored and answered with its secrets masked; only the (sealed) event carries them.
     const shown = maskCommand(payload);
     for (const c of chargers) {
-      const built = chargerEvent(eventType, payload, c.ocpp_version);
+      const built = chargerEvent(eventType, payload, c.ocpp_version, c.connector_count);
       if ('problem' in built) {
         problem = built.problem;
         failed.push({ error: built.problem, identity: c.identity });

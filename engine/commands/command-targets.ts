@@ -16,6 +16,8 @@ export interface TargetCharger {
   id: string;
   identity: string;
   ocpp_version: OcppVersion;
+  /** Its model's connectors (numbered 1..n), when the stored model says. */
+  connector_count?: number | null;
   /** The live node holding the charger's lease (its commands go to that node), if any. */
   node_id?: string | null;
 }
@@ -33,7 +35,8 @@ export type Resolution =
   | { kind: 'resolved'; chargers: TargetCharger[]; failed: TargetFailure[] };
 
 // The node holding the charger: its lease lives as long as the node's presence (lease-store.ts).
-const COLUMNS = `id::text AS id, identity, ocpp_version, (SELECT l.node_id FROM evc_charger_leases l
+const COLUMNS = `id::text AS id, identity, ocpp_version,
+  (charger_model->>'connector_count')::int AS connector_count, (SELECT l.node_id FROM evc_charger_leases l
   JOIN evc_nodes n ON n.node_id = l.node_id AND n.expires_at > now()
   WHERE l.deployment_id = evc_deployments.id) AS node_id`;
 

@@ -27,7 +27,8 @@ export type {
   SendFrame,
   BadFrame,
 } from './rpc-frame.ts';
-export { validateCall, validateResult, hasAction, actionsOf } from './schema-validator.ts';
+export { validateCall, validateResult, hasAction, actionsOf, callPayloadIssue } from './schema-validator.ts';
+export type { PayloadIssue } from './schema-validator.ts';
 export { RpcEndpoint } from './rpc-endpoint.ts';
 export type { RpcEndpointOptions, CallOptions, RpcClock } from './rpc-endpoint.ts';
 export type {

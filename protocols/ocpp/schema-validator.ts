@@ -86,3 +86,31 @@ export function validateCall(version: OcppVersion, action: string, payload: unkn
 export function validateResult(version: OcppVersion, action: string, payload: unknown): RpcError | null {
   return check(version, action, 'Response', payload);
 }
+
+/** Where a payload breaks its schema, for callers that report it as data (the API's 422 `loc`). */
+export interface PayloadIssue {
+  /** Path into the payload: property names and list indexes, ending at a missing property's name. */
+  path: Array<string | number>;
+  message: string;
+  /** The JSON-schema keyword that failed (required, type, enum, additionalProperties, ...). */
+  keyword: string;
+}
+
+/** The first way `payload` breaks `action`'s CALL schema in `version`; null when valid or the action is unknown. */
+export function callPayloadIssue(
+  version: OcppVersion,
+  action: string,
+  payload: unknown,
+): PayloadIssue | null {
+  const validate = validatorFor(version, `${action}Request`);
+  if (!validate || validate(payload)) return null;
+  const error = validate.errors![0];
+  const path: Array<string | number> = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'))
+    .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+  if (error.keyword === 'required') path.push(String(error.params.missingProperty));
+  if (error.keyword === 'additionalProperties') path.push(String(error.params.additionalProperty));
+  return { path, message: error.message ?? 'is invalid', keyword: error.keyword };
+}

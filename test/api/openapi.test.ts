@@ -202,6 +202,7 @@ function order(r: ExampleRequest): number {
 const OUTSIDE: Record<string, number> = {
   // The example's charge point is registered, not connected.
   'POST /cpo/charge-points/{charge_point_id}/reboot': 409,
+  'POST /cpo/charge-points/{charge_point_id}/calls': 409,
   // No reboot was sent, so no operation of the example's tracking id.
   'GET /cpo/operations/{tracking_id}': 404,
   // Commands are polled once a charger received them; the example id names none.

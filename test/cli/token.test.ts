@@ -40,3 +40,31 @@ test('npm run token without --org prints usage and exits 2', () => {
   assert.equal(out.status, 2);
   assert.match(out.stderr, /usage: npm run token -- --org ID/);
 });
+
+test('npm run token -- --help prints usage on stdout and exits 0', () => {
+  const out = run(['--help'], { DATA_DIR: mkdtempSync(join(tmpdir(), 'x-')) });
+  assert.equal(out.status, 0, out.stderr);
+  assert.match(out.stdout, /usage: npm run token -- --org ID/);
+  assert.match(out.stdout, /--expires/);
+  assert.equal(out.stderr, '');
+});
+
+test('bad input is answered in one line with exit 2, no stack trace', () => {
+  const env = { DATA_DIR: mkdtempSync(join(tmpdir(), 'x-')) };
+  const cases: Array<[string[], RegExp]> = [
+    [['--org', 'acme', '--expires', '2x'], /--expires '2x'/],
+    [['--org', 'acme', '--expires', ''], /--expires ''/],
+    [['--org', 'acme', '--colour', 'blue'], /--colour/],
+    [['--org'], /--org/],
+    [['--org', 'acme', 'extra'], /extra/],
+  ];
+  for (const [args, names] of cases) {
+    const out = run(args, env);
+    assert.equal(out.status, 2, `${args.join(' ')}: ${out.stderr}`);
+    assert.equal(out.stdout, '', args.join(' '));
+    const lines = out.stderr.trim().split('\n');
+    assert.equal(lines.length, 1, `${args.join(' ')}: ${out.stderr}`);
+    assert.match(lines[0], names, args.join(' '));
+    assert.doesNotMatch(out.stderr, /\n\s+at /, args.join(' '));
+  }
+});

@@ -125,6 +125,27 @@ test('E12 202 for one charger: the exact queued command result, defaults filled 
   ]);
 });
 
+test('an EV command to a connector the model lacks is a 422 at once, naming it; nothing is queued', async () => {
+  // The model (abb-a400) has 2 connectors; 2.0.1 picks the connector by evse_id, 1.6 by connector_id.
+  const cases: Array<[string, Record<string, unknown>, unknown]> = [
+    ['plug-in', { evse_id: 9 }, { identity: 'TGT-ONE' }],
+    ['present-token', { evse_id: 3, id_tag: 'TAG-1' }, { identity: 'TGT-ONE' }],
+    ['unplug', { evse_id: 3 }, { identity: 'TGT-ONE' }],
+    ['fault', { connector_id: 9 }, { location_id: locationId }],
+    ['ev-stops-energy', { connector_id: 3 }, { location_id: locationId }],
+  ];
+  for (const [path, payload, target] of cases) {
+    const res = await as('POST', `/evcharger/commands/${path}`, { body: { target, payload } });
+    assert.equal(res.status, 422, `${path} ${JSON.stringify(payload)}: ${res.text}`);
+    assert.deepEqual(res.body.detail[0].loc, ['body', 'payload']);
+    assert.match(res.body.detail[0].msg, /connector \d+ .*2 connectors/, res.text);
+  }
+  const inRange = await as('POST', '/evcharger/commands/unplug', {
+    body: { target: { identity: 'TGT-ONE' }, payload: { evse_id: 2 } },
+  });
+  assert.equal(inRange.status, 202, inRange.text);
+});
+
 test('E14 a location queues one command per charger; every one completes', async () => {
   const res = await post(as, { target: { location_id: locationId } });
   assert.equal(res.status, 202, res.text);

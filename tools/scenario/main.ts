@@ -11,7 +11,7 @@ import { startService } from '../../api/server.ts';
 import { loadConfig } from '../../engine/platform/config/config.ts';
 import { createLogger } from '../../engine/platform/log/logger.ts';
 import type { RunEvent, RunResult } from '../../engine/scenarios/scenario-result.ts';
-import { parseOptions, type ScenarioCliOptions } from './options.ts';
+import { USAGE, parseOptions, type ScenarioCliOptions } from './options.ts';
 import { htmlReport, junitXml, progressLine } from './reports.ts';
 import { runViaApi } from './via-api.ts';
 
@@ -44,6 +44,11 @@ async function runInProcess(o: ScenarioCliOptions, text: string): Promise<RunRes
 export async function main(argv: string[]): Promise<number> {
   let o: ScenarioCliOptions;
   let text: string;
+  // Asked for: the usage on stdout and success (without a FILE it is bad input: stderr, exit 2).
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   try {
     o = parseOptions(argv);
     text = readFileSync(o.file, 'utf8');

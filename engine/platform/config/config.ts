@@ -63,7 +63,7 @@ const envSchema = z.object({
   IDEMPOTENCY_TTL_SECONDS: intFrom(86_400, 1),
   SECRETS_KEY: optionalString,
   CSMS_HEARTBEAT_INTERVAL: intFrom(300, 1),
-  OCPP_CALL_TIMEOUT_MS: intFrom(10_000, 1),
+  OCPP_CALL_TIMEOUT_MS: intFrom(30_000, 1),
   COMMAND_TIMEOUT_MS: intFrom(60_000, 1),
   STAGE_DEADLINES: optionalString.pipe(
     z

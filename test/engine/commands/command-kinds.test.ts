@@ -83,3 +83,12 @@ test('a charger of an unknown version gets no event, never a 1.6 one', () => {
     problem: "no charger speaks OCPP version 'ocpp9'",
   });
 });
+
+test('a connector beyond the model is a problem of the payload, in the numbering of each version', () => {
+  const lacking = chargerEvent('plug-in', { connector_id: 3 }, 'ocpp1.6', 2) as { problem: string };
+  assert.match(lacking.problem, /connector 3 does not exist: the charger's model has 2 connectors/);
+  assert.ok('problem' in chargerEvent('plug-in', { connector_id: 1, evse_id: 3 }, 'ocpp2.0.1', 2));
+  assert.ok('event' in chargerEvent('plug-in', { connector_id: 2 }, 'ocpp1.6', 2));
+  // The count unknown (a charger stored without it): the charger itself decides.
+  assert.ok('event' in chargerEvent('plug-in', { connector_id: 9 }, 'ocpp1.6', null));
+});
