@@ -57,7 +57,9 @@ export function crashFixture() {
         },
       },
     });
-    svc = await startChildService();
+    // Deadlines are not what these tests look at: a loaded machine may take a minute to get the
+    // chargers back, and a command must not time out meanwhile.
+    svc = await startChildService({ COMMAND_TIMEOUT_MS: '600000' });
     as = svc.as('org-crash');
     const res = await as('POST', '/evcharger/location', { body: locationBody('CRASH', CHARGERS, csms.url) });
     assert.equal(res.status, 202, res.text);
