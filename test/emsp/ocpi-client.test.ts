@@ -13,13 +13,16 @@ describe('OCPI client', () => {
   let partner: FakeOcpiPartner;
   const calls: OcpiCallRecord[] = [];
   let ids = 0;
+  // Patient: a loaded machine may take a few hundred ms to answer locally. The timeout test has
+  // a quick client of its own.
   const client = new OcpiClient({
-    timeoutMs: 300,
+    timeoutMs: 10_000,
     newId: () => `req-${++ids}`,
     onCall: (c) => calls.push(c),
   });
-  const send = (body: unknown = { hello: 'world' }) =>
-    client.send({
+  const quick = new OcpiClient({ timeoutMs: 300, newId: () => `req-${++ids}` });
+  const send = (body: unknown = { hello: 'world' }, via = client) =>
+    via.send({
       partner: { ...PARTNER },
       method: 'PUT',
       url: `${partner.url}/ocpi/2.2.1/tokens/NL/ABC/u1?type=RFID`,
@@ -95,7 +98,7 @@ describe('OCPI client', () => {
 
   test('a partner that does not answer in time is a timeout, mapped to 504', async () => {
     partner.mode = 'hang';
-    const outcome = await send();
+    const outcome = await send(undefined, quick);
     assert.equal(outcome.kind, 'timeout');
     assert.equal(partner.received.length, 1);
     const failure = failureOf('Token push', [{ partner: PARTNER, outcome: outcome as OcpiFailure }]);
@@ -161,7 +164,7 @@ describe('OCPI call log of the engine', () => {
     const capture = pino({ level: 'info' }, { write: (l: string) => void lines.push(l) });
     const partner = await startFakeOcpiPartner('http500');
     try {
-      const client = createOcpiClient({ timeoutMs: 300, log: capture });
+      const client = createOcpiClient({ timeoutMs: 10_000, log: capture });
       await client.send({
         partner: PARTNER,
         method: 'PUT',
