@@ -1,9 +1,10 @@
 // With no DATABASE_URL, PGlite runs in this process and is served on a loopback socket,
 // so the application still talks real PostgreSQL wire protocol through `pg`.
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { copyEmptyCluster } from './initdb-cache.ts';
 
 export interface EmbeddedPostgres {
   url: string;
@@ -16,6 +17,8 @@ export interface EmbeddedPostgres {
 
 export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPostgres> {
   const dir = join(dataDir, 'pglite');
+  // A new database: a copy of the cached empty cluster instead of an initdb (initdb-cache.ts).
+  if (!existsSync(dir)) await copyEmptyCluster(dir);
   mkdirSync(dir, { recursive: true });
   const db = await PGlite.create(dir);
   let port = 0;
