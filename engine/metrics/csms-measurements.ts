@@ -118,6 +118,10 @@ export interface NodeFigures {
   connectors: Record<string, number>;
 }
 
+// Made once: a closure written inside a hook would be a new function object per frame.
+const newSeries = (): ActionSeries => new ActionSeries();
+const newCounts = (): Map<string, number> => new Map();
+
 /** A label value as written, or `other` past the table's bound or when it is not a short string. */
 function bounded<V>(map: Map<string, V>, label: string, make: () => V): V {
   const found = map.get(label);
@@ -155,7 +159,7 @@ class Meter implements CallMeter {
   ) {}
 
   readonly onCallAnswered = (action: string, ms: number, outcome: CallOutcome, answer: unknown): void => {
-    const s = bounded(this.actions, action, () => new ActionSeries());
+    const s = bounded(this.actions, action, newSeries);
     const now = this.clock();
     if (outcome === 'timeout') {
       recordTimeout(s.all);
@@ -172,10 +176,7 @@ class Meter implements CallMeter {
   };
 
   readonly onCallReplied = (action: string, payload: unknown, errorCode: string | null): void => {
-    bump(
-      bounded(this.counts.calls, action, () => new Map<string, number>()),
-      errorCode === null ? statusOf(payload) : 'error',
-    );
+    bump(bounded(this.counts.calls, action, newCounts), errorCode === null ? statusOf(payload) : 'error');
   };
 }
 
