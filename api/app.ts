@@ -34,6 +34,7 @@ import { apiDocsRouter } from './routers/api-docs-router.ts';
 import type { MountedRouter } from './openapi/openapi-document.ts';
 import { scenarioRunsRouter, scenarioSchemaRouter } from './routers/scenario-runs-router.ts';
 import { trafficRunsRouter } from './routers/traffic-runs-router.ts';
+import { metricsRouter } from './routers/metrics-router.ts';
 
 export interface Area {
   router: (deps: ApiDeps) => Router;
@@ -112,6 +113,8 @@ export function apiRouters(deps: ApiDeps): MountedRouter[] {
       authenticated: true,
       rateLimited: area.rateLimited ?? false,
     })),
+    // Prometheus scrapes: a token of any organization, or none when METRICS_PUBLIC=true (issue 36).
+    { router: metricsRouter(deps), authenticated: !deps.platform.config.metrics.public },
   ];
   mounted.push({ router: apiDocsRouter(() => mounted), authenticated: false });
   return mounted;

@@ -17,6 +17,9 @@ import { ClusterNode } from '../engine/cluster/cluster-node.ts';
 import { LeaseStore } from '../engine/cluster/lease-store.ts';
 import { ScenarioRuns } from '../engine/scenarios/scenario-runs.ts';
 import { TrafficService } from '../engine/traffic/traffic-service.ts';
+import { CsmsMeasurements } from '../engine/metrics/csms-measurements.ts';
+import { FiguresStore } from '../engine/metrics/figures-store.ts';
+import { MetricsService } from '../engine/metrics/metrics-service.ts';
 import { createApp } from './app.ts';
 import type { ApiDeps } from './http/deps.ts';
 
@@ -44,7 +47,9 @@ export async function startService(config: Config, log: Logger = createLogger(co
   const catalog = new CatalogStore(platform.db);
   // Virtual chargers without ws_url connect to the built-in central system on this port once it listens.
   let csmsUrl: string | undefined = undefined;
+  const measurements = new CsmsMeasurements();
   const deployments = createDeploymentsEngine(platform, {
+    measurements,
     catalog,
     chargePoints: cpo.chargePoints,
     csmsUrl: () => csmsUrl,
@@ -64,6 +69,14 @@ export async function startService(config: Config, log: Logger = createLogger(co
     recentLog: (key) => recentFrames(messageLog.messageLog, key),
   });
   const commands = createCommandsEngine(platform, deployments.host);
+  const metrics = new MetricsService({
+    measurements,
+    store: new FiguresStore(platform.db),
+    nodeId: platform.node.id,
+    engine: config.cluster.role !== 'api',
+    connectors: () => deployments.host.connectorCounts(),
+    log: platform.log.child({ area: 'metrics' }),
+  });
   const deps: ApiDeps = {
     platform,
     catalog,
@@ -75,6 +88,7 @@ export async function startService(config: Config, log: Logger = createLogger(co
     messageLog,
     scenarios: new ScenarioRuns({ platform, deployments, commands, messageLog }),
     traffic: new TrafficService({ deployments, commands }),
+    metrics,
   };
   // Present before anything serves: placement needs the live nodes, and the central system's
   // connections are online only while their node is.
@@ -116,6 +130,8 @@ export async function startService(config: Config, log: Logger = createLogger(co
     await platform.close();
     throw err;
   });
+  // This node's figures go to its row every few seconds (the fleet's /metrics sums the rows).
+  metrics.start();
 
   let closing: Promise<void> | undefined;
   return {
@@ -130,6 +146,7 @@ export async function startService(config: Config, log: Logger = createLogger(co
         await deps.traffic.close();
         // Chargers first: snapshots flushed, actors stopped but not marked stopped (a restart resumes them).
         await commands.close();
+        await metrics.close();
         await deployments.close();
         // WebSockets first: the HTTP server waits for every open connection.
         await cpo.close();

@@ -10,6 +10,7 @@ import type { CommandsEngine } from '../../engine/commands/commands-engine.ts';
 import type { MessageLogService } from '../../engine/message-log/message-log-service.ts';
 import type { ScenarioRuns } from '../../engine/scenarios/scenario-runs.ts';
 import type { TrafficService } from '../../engine/traffic/traffic-service.ts';
+import type { MetricsService } from '../../engine/metrics/metrics-service.ts';
 
 export interface ApiDeps {
   platform: Platform;
@@ -29,4 +30,6 @@ export interface ApiDeps {
   scenarios: ScenarioRuns;
   /** Generated traffic on locations (issue 16). */
   traffic: TrafficService;
+  /** Measurements of the central system under test, summed over the nodes (issue 36). */
+  metrics: MetricsService;
 }

@@ -6,17 +6,17 @@ import { notFound } from '../http/errors.ts';
 import { orgOf } from '../http/auth.ts';
 import { openSse } from '../http/sse.ts';
 import { parsePath, parseQuery } from '../http/validation.ts';
-import { fleetQuery } from '../schemas/fleet.ts';
+import { csmsLatencyQuery, fleetQuery } from '../schemas/fleet.ts';
 import { deploymentPath } from '../schemas/deployment-detail.ts';
 import { FleetStore, storedStateValue } from '../../engine/fleet/fleet-store.ts';
 import { StageFeed } from '../../engine/fleet/stage-feed.ts';
 import { activeStateIds, chargerDiagram } from '../../engine/fleet/machine-diagram.ts';
 import type { ApiDeps } from '../http/deps.ts';
 import { apiDoc } from '../openapi/route-doc.ts';
-import { fleetPage, fleetSummary, machineView } from '../schemas/fleet.ts';
+import { csmsLatency, fleetPage, fleetSummary, machineView } from '../schemas/fleet.ts';
 import { eventStream } from '../schemas/evcharger-answers.ts';
 
-export function fleetRouter({ platform }: ApiDeps): Router {
+export function fleetRouter({ platform, metrics, deployments }: ApiDeps): Router {
   const router = new Router();
   const fleet = new FleetStore(platform.db);
   const feed = new StageFeed(platform.db);
@@ -47,6 +47,29 @@ export function fleetRouter({ platform }: ApiDeps): Router {
     async (ctx) => {
       const q = parseQuery(ctx, fleetQuery);
       ctx.body = await fleet.page(orgOf(ctx), q);
+    },
+  );
+
+  router.get(
+    '/evcharger/fleet/csms-latency',
+    apiDoc({
+      summary:
+        "How fast the central system under test answers the organization's chargers, per OCPP version and action",
+      description:
+        "Summed over the engine nodes sharing the database (the other nodes' figures are at most a few seconds old). " +
+        '`window` is the last minute (in 10 s steps), the last 15 minutes (in 1 min steps) or since the nodes started. ' +
+        'Percentiles come from the histogram of /metrics (buckets 19 % apart), clamped to the smallest and largest answer.',
+      query: csmsLatencyQuery,
+      examples: { fleet: { query: { window: '15m' } }, since_start: { query: { window: 'all' } } },
+      responses: { 200: { description: 'Answer times per version and action', schema: csmsLatency } },
+      errors: { 404: 'Location not found' },
+    }),
+    async (ctx) => {
+      const { location_id, window } = parseQuery(ctx, csmsLatencyQuery);
+      const org = orgOf(ctx);
+      if (location_id !== undefined && !(await deployments.store.locationExists(org, location_id)))
+        throw notFound(`Location '${location_id}' not found`);
+      ctx.body = { window, items: await metrics.latency(org, location_id, window) };
     },
   );
 

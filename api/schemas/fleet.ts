@@ -12,6 +12,12 @@ export const fleetQuery = z.object({
   offset: intString(z.number().min(0).max(1_000_000)).optional().default(0),
 });
 
+/** GET /evcharger/fleet/csms-latency: one location of the organization, or all of them; a window. */
+export const csmsLatencyQuery = z.object({
+  location_id: z.string().min(1).max(64).optional(),
+  window: z.enum(['1m', '15m', 'all']).optional().default('15m'),
+});
+
 // ---- answers, for the API description ----
 
 const dateTime = z.iso.datetime({ offset: true });
@@ -58,3 +64,22 @@ export const machineView = z.object({
 });
 
 export const consoleFile = z.object({ file: z.string().min(1).max(64) });
+
+const ms = (description: string) => z.number().nullable().meta({ description });
+
+export const csmsLatency = z.object({
+  window: z.enum(['1m', '15m', 'all']),
+  items: z.array(
+    z.object({
+      version: z.string().meta({ description: 'OCPP version of the chargers that sent the action' }),
+      action: z.string().meta({ description: 'What the chargers sent (BootNotification, Authorize, ...)' }),
+      count: z.number().int().meta({ description: 'Answers (CALLRESULT or CALLERROR) in the window' }),
+      p50_ms: ms('Median answer time; null without an answer'),
+      p95_ms: ms('95th percentile of the answer time'),
+      p99_ms: ms('99th percentile of the answer time'),
+      max_ms: ms('Longest answer time'),
+      callerrors: z.number().int().meta({ description: 'Answers that were CALLERRORs' }),
+      timeouts: z.number().int().meta({ description: 'CALLs not answered within the call timeout' }),
+    }),
+  ),
+});

@@ -16,7 +16,9 @@ import {
   RpcError,
   RpcTimeoutError,
   type CallOutcome,
+  type FrameHooks,
   type FrameObserver,
+  type OcppVersion,
   type SchemaErrorReport,
 } from '../../protocols/ocpp/index.ts';
 import { openChargerSocket, type ChargerSocket, type ChargerSocketEvents } from './ws-client.ts';
@@ -64,7 +66,15 @@ export interface ChargerLinkOptions {
   ) => void;
   /** The message log's observer of each connection's frames (undefined: not logged). */
   frameObserver?: (identity: string, system: ChargerSystem) => FrameObserver | undefined;
+  /**
+   * Measurements of the central system (engine/metrics), asked once per connection: its hooks
+   * hear every CALL's answer both ways. Shared by many chargers, so nothing is made per charger.
+   */
+  meter?: (identity: string, version: OcppVersion, system: ChargerSystem) => CallMeter | undefined;
 }
+
+/** What measures a connection's calls: the answers to the charger's CALLs, the charger's answers. */
+export type CallMeter = Pick<FrameHooks, 'onCallAnswered' | 'onCallReplied'>;
 
 const DEFAULT_PING_SEC = 60;
 /** Proxy messages go out exactly as the user wrote them. */
@@ -151,6 +161,7 @@ class Link implements ChargerSocketEvents {
         clientCert: settings.tls?.cert !== undefined,
         ...(settings.revoked?.length ? { revoked: settings.revoked } : {}),
       };
+    const meter = this.opts.meter?.(identity, version, this.system);
     this.rpc = new RpcEndpoint({
       version,
       callTimeoutMs: this.opts.callTimeoutMs ?? 30_000,
@@ -171,7 +182,8 @@ class Link implements ChargerSocketEvents {
           'bad OCPP-J frame from the CSMS',
         );
       },
-      onCallAnswered: this.opts.onCallAnswered,
+      onCallAnswered: meter?.onCallAnswered ?? this.opts.onCallAnswered,
+      onCallReplied: meter?.onCallReplied,
       onFrame: this.opts.frameObserver?.(identity, this.system),
     });
     this.socket = openChargerSocket(

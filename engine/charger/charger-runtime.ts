@@ -21,13 +21,14 @@ import {
   createChargerLink,
   type ChargerConnectionSettings,
   type ChargerLinkOptions,
+  type CallMeter,
   type ChargerSystem,
   type SettingsLookup,
 } from './charger-link.ts';
-import type { FrameObserver } from '../../protocols/ocpp/index.ts';
+import type { FrameObserver, OcppVersion } from '../../protocols/ocpp/index.ts';
 import { createTransfers, type LogFrame } from './transfers.ts';
 
-export type { ChargerConnectionSettings, SettingsLookup };
+export type { CallMeter, ChargerConnectionSettings, SettingsLookup };
 
 export interface ChargerRuntimeOptions {
   log: Logger;
@@ -55,6 +56,11 @@ export interface ChargerRuntimeOptions {
    * (the engine gives the deployment id: identities are unique per organization only).
    */
   frameObserver?: (identity: string, key: string | undefined) => FrameObserver | undefined;
+  /**
+   * Measurements of the central system, asked once per connection (`key` as for frameObserver):
+   * the meter of the charger's organization, location and version, shared by its chargers.
+   */
+  meter?: (identity: string, version: OcppVersion, key: string | undefined) => CallMeter | undefined;
   /** A charger's security block asks for sealed credentials to change (`key` as for connectionSettings). */
   onSecurityRequest?: (
     key: string | undefined,
@@ -87,7 +93,7 @@ export interface ChargerRuntime {
 export function createChargerRuntime(opts: ChargerRuntimeOptions): ChargerRuntime {
   // Each root actor has its own system, which its link sees: the key of the charger it belongs to.
   const keys = new WeakMap<ChargerSystem, string>();
-  const { connectionSettings, onConnectFailure, frameObserver, onSecurityRequest } = opts;
+  const { connectionSettings, onConnectFailure, frameObserver, onSecurityRequest, meter } = opts;
   const link = createChargerLink({
     log: opts.log,
     connectionSettings:
@@ -100,6 +106,7 @@ export function createChargerRuntime(opts: ChargerRuntimeOptions): ChargerRuntim
     onSchemaError: opts.onSchemaError,
     onCallAnswered: opts.onCallAnswered,
     frameObserver: frameObserver && ((identity, system) => frameObserver(identity, keys.get(system))),
+    meter: meter && ((identity, version, system) => meter(identity, version, keys.get(system))),
     onSecurityRequest:
       onSecurityRequest && ((system, request, reply) => onSecurityRequest(keys.get(system), request, reply)),
   });

@@ -62,6 +62,12 @@ class HostedCharger implements ChargerHandle, PersistedCharger {
     return this.active ? snapshotToStore(this.actor) : this.#final;
   }
 
+  /** Adds this charger's connectors to the counts by status (nothing when it is not running). */
+  countConnectors(into: Record<string, number>): void {
+    if (!this.active) return;
+    for (const c of this.actor.getSnapshot().context.connectors) into[c.status] = (into[c.status] ?? 0) + 1;
+  }
+
   send(event: Parameters<ChargerHandle['send']>[0]): void {
     this.actor.send(event);
   }
@@ -188,6 +194,19 @@ export class ChargerHost {
   /** The newest stage event of a charger held here since it was (re)started here. */
   lastStage(deploymentId: string): StageEvent | undefined {
     return (this.#chargers().get(deploymentId) as HostedCharger | undefined)?.last;
+  }
+
+  /** The organization and location of a charger this process holds (the meter of its calls). */
+  placeOf(deploymentId: string): { orgId: string; locationId: string | null } | undefined {
+    return this.#chargers().get(deploymentId) as HostedCharger | undefined;
+  }
+
+  /** The connectors of the chargers running here, by status. */
+  connectorCounts(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    if (!this.#closed)
+      for (const h of this.#chargers().values()) (h as HostedCharger).countConnectors(counts);
+    return counts;
   }
 
   /** The chargers this process holds. */

@@ -19,6 +19,19 @@ import { JobStore } from './job-store.ts';
 import { StageEventStore } from './stage-event-store.ts';
 import { StageEventRetention } from './stage-event-retention.ts';
 import type { FleetNode } from './fleet-placement.ts';
+import type { CsmsMeasurements } from '../metrics/csms-measurements.ts';
+import type { CallMeter } from '../charger/charger-runtime.ts';
+
+/** The meter of a charger's organization, location and version (asked once per connection). */
+function meterOf(
+  measurements: CsmsMeasurements,
+  host: ChargerHost,
+  version: string,
+  deploymentId: string | undefined,
+): CallMeter | undefined {
+  const place = deploymentId === undefined ? undefined : host.placeOf(deploymentId);
+  return place && measurements.meter(place.orgId, place.locationId, version);
+}
 
 export interface DeploymentsEngine {
   service: DeploymentService;
@@ -47,10 +60,13 @@ export interface DeploymentsEngineDeps {
   cluster: (host: ChargerHost) => FleetNode;
   /** The charger's recent OCPP frames, for a diagnostics / log upload (firmware and diagnostics). */
   recentLog?: (deploymentId: string) => Promise<LogFrame[]>;
+  /** This node's measurements of the central system: each charger's calls go to its location's meter. */
+  measurements?: CsmsMeasurements;
 }
 
 export function createDeploymentsEngine(platform: Platform, deps: DeploymentsEngineDeps): DeploymentsEngine {
   const { db, config } = platform;
+  const { measurements } = deps;
   const log = platform.log.child({ area: 'deployments' });
   const store = new DeploymentStore(db);
   const jobs = new JobStore(db, platform.node.id);
@@ -79,6 +95,7 @@ export function createDeploymentsEngine(platform: Platform, deps: DeploymentsEng
       credentials.securityRequest(deploymentId, request, reply),
     frameObserver: deps.frames && ((_identity, key) => (key === undefined ? undefined : deps.frames!(key))),
     recentLog: deps.recentLog && ((_identity, key) => (key === undefined ? [] : deps.recentLog!(key))),
+    meter: measurements && ((_identity, version, key) => meterOf(measurements, host, version, key)),
     timings: {
       ...(connecting !== undefined && { connectingDeadlineMs: connecting * 1000 }),
       ...(registering !== undefined && { registeringDeadlineMs: registering * 1000 }),

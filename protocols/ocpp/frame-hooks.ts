@@ -43,9 +43,16 @@ export interface FrameHooks {
   onBadFrame?: (e: BadFrameReport) => void;
   /**
    * Told when one of our CALLs is answered or times out, with the time since it was written
-   * (load tests measure round trips with it). Costs nothing when absent.
+   * (load tests measure round trips with it, the engine measures the central system). `answer` is
+   * the CALLRESULT's payload, the CALLERROR's code (a string), or undefined on a timeout.
+   * Positional, allocates nothing; costs nothing when absent.
    */
-  onCallAnswered?: (action: string, ms: number, outcome: CallOutcome) => void;
+  onCallAnswered?: (action: string, ms: number, outcome: CallOutcome, answer: unknown) => void;
+  /**
+   * Told when we answer a CALL of the peer: `payload` is our CALLRESULT's payload, or undefined
+   * when we answered with a CALLERROR of `errorCode`. Costs nothing when absent.
+   */
+  onCallReplied?: (action: string, payload: unknown, errorCode: string | null) => void;
   /** Every frame in and out (see FrameObserver). Costs nothing when absent. */
   onFrame?: FrameObserver;
 }

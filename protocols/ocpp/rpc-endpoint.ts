@@ -85,6 +85,7 @@ export class RpcEndpoint {
   readonly #onBadFrame: ((e: BadFrameReport) => void) | undefined;
   readonly #onCallAnswered: RpcEndpointOptions['onCallAnswered'];
   readonly #onFrame: FrameObserver | undefined;
+  readonly #onCallReplied: RpcEndpointOptions['onCallReplied'];
   readonly #clock: RpcClock;
   // Message ids only need to be unique per endpoint: a random prefix and a counter.
   readonly #idPrefix = Math.random().toString(36).slice(2, 8);
@@ -104,6 +105,7 @@ export class RpcEndpoint {
     this.#onBadFrame = opts.onBadFrame;
     this.#onCallAnswered = opts.onCallAnswered;
     this.#onFrame = opts.onFrame;
+    this.#onCallReplied = opts.onCallReplied;
     this.#clock = opts.clock ?? SYSTEM_CLOCK;
   }
 
@@ -159,7 +161,7 @@ export class RpcEndpoint {
           call && !call.skipValidation ? validateResult(this.version, call.action, frame.payload) : null;
         this.#onFrame?.('in', text, frame.type, frame.id, call?.action ?? null, error && errorText(error));
         if (!call) return; // a late answer to a call that timed out: OCPP-J says ignore it
-        this.#settle(call, 'result');
+        this.#settle(call, 'result', frame.payload);
         if (error) {
           reportSchemaError(this.#onSchemaError, 'in', 'result', call.action, error);
           call.reject(error);
@@ -172,7 +174,7 @@ export class RpcEndpoint {
         const call = this.#answered(frame.id);
         this.#onFrame?.('in', text, frame.type, frame.id, call?.action ?? null, null);
         if (!call) return;
-        this.#settle(call, 'error');
+        this.#settle(call, 'error', frame.code);
         call.reject(new RpcError(frame.code, frame.description, frame.details));
         return;
       }
@@ -186,7 +188,7 @@ export class RpcEndpoint {
         this.#onBadFrame?.({ text, code, message: frame.message });
         const call = frame.id === null ? null : this.#answered(frame.id);
         if (call) {
-          this.#settle(call, 'error');
+          this.#settle(call, 'error', code);
           call.reject(new RpcError(code, frame.message));
         } else if (frame.id !== null) {
           this.#reply(serializeError(frame.id, code, frame.message), MessageType.CALLERROR, frame.id, null);
@@ -241,8 +243,8 @@ export class RpcEndpoint {
   }
 
   /** Takes the outstanding call off the line and lets the next queued call go. */
-  #settle(call: OutgoingCall, outcome: CallOutcome): void {
-    this.#onCallAnswered?.(call.action, performance.now() - call.sentAt, outcome);
+  #settle(call: OutgoingCall, outcome: CallOutcome, answer: unknown): void {
+    this.#onCallAnswered?.(call.action, performance.now() - call.sentAt, outcome, answer);
     this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#inFlight = null;
@@ -254,7 +256,7 @@ export class RpcEndpoint {
     this.#timer = undefined;
     if (!call) return;
     this.#inFlight = null;
-    this.#onCallAnswered?.(call.action, performance.now() - call.sentAt, 'timeout');
+    this.#onCallAnswered?.(call.action, performance.now() - call.sentAt, 'timeout', undefined);
     call.reject(new RpcTimeoutError(call.action, call.timeoutMs));
     this.#sendNext();
   };
@@ -266,6 +268,7 @@ export class RpcEndpoint {
     const error = this.#strict && known ? validateCall(this.version, action, payload) : null;
     this.#onFrame?.('in', text, frame.type, id, action, error && errorText(error));
     if (!known) {
+      if (answer) this.#replied(action, undefined, 'NotImplemented');
       if (answer)
         this.#reply(
           serializeError(id, 'NotImplemented', `${action} is not an action of ${this.version}`),
@@ -277,6 +280,7 @@ export class RpcEndpoint {
     }
     if (error) {
       reportSchemaError(this.#onSchemaError, 'in', 'call', action, error);
+      if (answer) this.#replied(action, undefined, error.code);
       if (answer)
         this.#reply(
           serializeError(id, error.code, error.description, error.details),
@@ -314,6 +318,7 @@ export class RpcEndpoint {
       if (error) {
         // Our own handler broke the schema: tell the peer it is our fault, not theirs.
         reportSchemaError(this.#onSchemaError, 'out', 'result', action, error);
+        this.#replied(action, undefined, 'InternalError');
         this.#reply(
           serializeError(id, 'InternalError', `invalid ${action} response: ${error.description}`),
           MessageType.CALLERROR,
@@ -324,21 +329,30 @@ export class RpcEndpoint {
         return;
       }
     }
+    this.#replied(action, payload, null);
     this.#reply(serializeResult(id, payload), MessageType.CALLRESULT, id, action);
   }
 
   #replyError(id: string, action: string, error: unknown): void {
     if (error instanceof RpcError) {
+      const code = errorCodeFor(this.version, error.code);
+      this.#replied(action, undefined, code);
       this.#reply(
-        serializeError(id, errorCodeFor(this.version, error.code), error.description, error.details),
+        serializeError(id, code, error.description, error.details),
         MessageType.CALLERROR,
         id,
         action,
       );
     } else {
       const description = error instanceof Error ? error.message : String(error);
+      this.#replied(action, undefined, 'InternalError');
       this.#reply(serializeError(id, 'InternalError', description), MessageType.CALLERROR, id, action);
     }
+  }
+
+  /** Tells onCallReplied of the answer about to be written (none once closed: it is not written). */
+  #replied(action: string, payload: unknown, errorCode: string | null): void {
+    if (!this.#closed) this.#onCallReplied?.(action, payload, errorCode);
   }
 
   #reply(text: string, type: number, id: string, action: string | null, error: string | null = null): void {

@@ -16,9 +16,15 @@ test('loadtest options: defaults', () => {
     meterIntervalSec: 30,
     localAddresses: [],
     ocppLog: 'off',
+    measurements: 'off',
     nodes: 1,
     help: false,
   });
+});
+
+test('loadtest options: --measurements on measures the central system as the service does', () => {
+  assert.equal(parseLoadtestOptions(['--measurements', 'on']).measurements, 'on');
+  assert.throws(() => parseLoadtestOptions(['--measurements', 'yes']), /measurements/);
 });
 
 test('loadtest options: --nodes spreads in-process chargers; --service-pid names the service for --via-api', () => {

@@ -381,3 +381,47 @@ describe('RpcEndpoint: incoming calls', () => {
     assert.deepEqual(sent, []);
   });
 });
+
+describe('RpcEndpoint: the answers told to a meter (engine/metrics)', () => {
+  test('onCallAnswered gets the CALLRESULT payload, the CALLERROR code, or nothing on a timeout', async () => {
+    const told: unknown[][] = [];
+    const { endpoint, sent, time } = anEndpoint('ocpp1.6', {
+      onCallAnswered: (action, _ms, outcome, answer) => told.push([action, outcome, answer]),
+      callTimeoutMs: 1000,
+    });
+    const boot = endpoint.call('BootNotification', bootNotification16);
+    endpoint.receive(JSON.stringify([3, sent[0][1], bootResult]));
+    await boot;
+    const hb = endpoint.call('Heartbeat', {}).catch((e: unknown) => e);
+    endpoint.receive(JSON.stringify([4, sent[1][1], 'SecurityError', 'no', {}]));
+    await hb;
+    const late = endpoint.call('Heartbeat', {}).catch((e: unknown) => e);
+    time.advance(1000);
+    assert.ok((await late) instanceof RpcTimeoutError);
+    assert.deepEqual(told, [
+      ['BootNotification', 'result', bootResult],
+      ['Heartbeat', 'error', 'SecurityError'],
+      ['Heartbeat', 'timeout', undefined],
+    ]);
+  });
+
+  test("onCallReplied gets the charger's answer payload, or the code of its CALLERROR", async () => {
+    const told: unknown[][] = [];
+    const { endpoint } = anEndpoint('ocpp1.6', {
+      onCall: (action) => {
+        if (action === 'Reset') throw new RpcError('NotSupported');
+        return { status: 'Accepted' };
+      },
+      onCallReplied: (action, payload, code) => told.push([action, payload, code]),
+    });
+    endpoint.receive(JSON.stringify([2, 'a', 'ChangeAvailability', { connectorId: 1, type: 'Inoperative' }]));
+    endpoint.receive(JSON.stringify([2, 'b', 'Reset', { type: 'Soft' }]));
+    endpoint.receive(JSON.stringify([2, 'c', 'NoSuchAction', {}]));
+    await flush();
+    assert.deepEqual(told, [
+      ['ChangeAvailability', { status: 'Accepted' }, null],
+      ['Reset', undefined, 'NotSupported'],
+      ['NoSuchAction', undefined, 'NotImplemented'],
+    ]);
+  });
+});

@@ -2,15 +2,21 @@
 // machine) against a reference central system on loopback; heap and RSS per idle online charger,
 // time to all online, then heap per charging charger with sessions on a share of them.
 //
-//   npm run bench -- charger-footprint [--chargers 2000] [--version ocpp1.6|ocpp2.0.1|ocpp2.1] [--charging 0.2] [--batch 500]
+//   npm run bench -- charger-footprint [--chargers 2000] [--version ocpp1.6|ocpp2.0.1|ocpp2.1] [--charging 0.2] [--batch 500] [--measurements]
+//   (--measurements: the chargers' calls measured as the engine does, engine/metrics)
 //   (runs: node --expose-gc --import tsx tools/bench/charger-footprint.ts ...)
 import { availableParallelism, cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
-import { createChargerRuntime, type ChargerActor } from '../../engine/charger/charger-runtime.ts';
+import {
+  createChargerRuntime,
+  type CallMeter,
+  type ChargerActor,
+} from '../../engine/charger/charger-runtime.ts';
 import { callsSent } from '../../actors/charger/charger-ports.ts';
 import { OCPP_VERSIONS, isOcppVersion } from '../../protocols/ocpp/versions.ts';
 import { spawnReferenceCsms } from './support/reference-csms-worker.ts';
+import { CsmsMeasurements } from '../../engine/metrics/csms-measurements.ts';
 
 const { values } = parseArgs({
   options: {
@@ -18,6 +24,7 @@ const { values } = parseArgs({
     version: { type: 'string', default: 'ocpp1.6' },
     charging: { type: 'string', default: '0.2' },
     batch: { type: 'string', default: '500' },
+    measurements: { type: 'boolean', default: false },
   },
 });
 const N = Number(values.chargers);
@@ -71,11 +78,24 @@ const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 
 const csms = await spawnReferenceCsms();
 let answered = 0;
+const measurements = values.measurements ? new CsmsMeasurements() : undefined;
+const meter = measurements?.meter('bench', null, version);
+// As the engine does: one meter shared by the chargers of one organization, location and version
+// (counting the answers as the bench does without it).
+const counted: CallMeter | undefined = meter && {
+  onCallAnswered: (action, ms, outcome, answer) => {
+    answered++;
+    meter.onCallAnswered!(action, ms, outcome, answer);
+  },
+  onCallReplied: meter.onCallReplied,
+};
 const runtime = createChargerRuntime({
   log: pino({ level: 'warn' }),
   defaultCsmsUrl: () => csms.url,
   onCallAnswered: () => answered++,
+  ...(counted && { meter: () => counted }),
 });
+const cpu0 = process.cpuUsage();
 /** Every CALL the chargers sent is answered (a machine counts each, quiet ones too). */
 const allAnswered = () => answered >= actors.reduce((n, a) => n + callsSent(a.getSnapshot().context), 0);
 const actors: ChargerActor[] = [];
@@ -138,6 +158,7 @@ clearInterval(chargingTimer);
 const busy = await settle();
 const chargingSnapshot = JSON.stringify(charging[0].getPersistedSnapshot()).length;
 const stats = await csms.stats();
+const cpuUsed = process.cpuUsage(cpu0);
 
 const idleHeap = (idle.heap - base.heap) / N;
 const idleRss = (idle.rss - base.rss) / N;
@@ -162,6 +183,10 @@ console.log(
 console.log('');
 console.log(
   `time to all online: ${onlineSec.toFixed(2)} s (${Math.round(N / onlineSec)} chargers/s, batches of ${batchSize})`,
+);
+console.log(
+  `CPU (whole process, both sides): ${((cpuUsed.user + cpuUsed.system) / 1e6).toFixed(2)} s; ` +
+    `measurements ${measurements ? `on (${measurements.figures().series.length} series)` : 'off'}`,
 );
 console.log(`persisted snapshot: ${idleSnapshot} B idle, ${chargingSnapshot} B charging`);
 console.log(

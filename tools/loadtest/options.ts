@@ -41,6 +41,8 @@ export interface LoadtestOptions {
   localAddresses: string[];
   /** OCPP message log of the chargers run here: off, or on with write-behind to PostgreSQL. */
   ocppLog: 'on' | 'off';
+  /** The chargers' calls measured as the engine measures the central system (engine/metrics). */
+  measurements: 'on' | 'off';
   /** PostgreSQL for --ocpp-log on (--database-url or DATABASE_URL). */
   databaseUrl?: string;
   /** Where to write the JSON report; the HTML report goes next to it (.html). */
@@ -81,6 +83,8 @@ export const USAGE = `Usage: npm run loadtest -- [options]
                             behind to PostgreSQL (--database-url or DATABASE_URL, schema
                             evsim_loadtest, emptied first)
   --database-url URL        PostgreSQL for --ocpp-log on
+  --measurements on|off     measure the central system's answers as the service does
+                            (engine/metrics; default off), to see what it costs
   --report FILE             write the JSON report there and the HTML report next to it
   --measurands all|LIST     MeterValuesSampledData of the chargers (default: the charger's own,
                             energy and power); all = every measurand the charger reads
@@ -177,6 +181,7 @@ export function parseLoadtestOptions(
         'local-addresses': { type: 'string' },
         report: { type: 'string' },
         'ocpp-log': { type: 'string', default: 'off' },
+        measurements: { type: 'string', default: 'off' },
         'database-url': { type: 'string' },
         measurands: { type: 'string' },
         traffic: { type: 'string' },
@@ -206,6 +211,7 @@ export function parseLoadtestOptions(
     ),
     localAddresses: values['local-addresses'] ? parseAddressRange(values['local-addresses']) : [],
     ocppLog: onOff('ocpp-log', values['ocpp-log']),
+    measurements: onOff('measurements', values.measurements),
     nodes: number('nodes', values.nodes, (n) => positiveInt(n) && n <= 64, 'a whole number from 1 to 64'),
     help: values.help,
   };

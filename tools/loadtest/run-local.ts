@@ -12,7 +12,12 @@ import {
   type StageEvent,
 } from '../../actors/charger/charger-ports.ts';
 import type { CallOutcome } from '../../protocols/ocpp/index.ts';
-import { createChargerRuntime, type ChargerActor } from '../../engine/charger/charger-runtime.ts';
+import {
+  createChargerRuntime,
+  type CallMeter,
+  type ChargerActor,
+} from '../../engine/charger/charger-runtime.ts';
+import { CsmsMeasurements } from '../../engine/metrics/csms-measurements.ts';
 import type { ChargerConnectionSettings } from '../../engine/charger/charger-link.ts';
 import { startReferenceCsms } from '../reference-csms/reference-csms.ts';
 import { startStandaloneMessageLog } from '../../engine/message-log/standalone.ts';
@@ -145,16 +150,36 @@ export async function runLocal(options: LoadtestOptions, hooks: LocalRunHooks): 
   const log = pino({ level: 'warn' });
   // Log on: every frame captured and written behind to PostgreSQL, as the service does it.
   const ocppLog = options.databaseUrl ? await startStandaloneMessageLog(options.databaseUrl, log) : null;
+  const onCallAnswered = (action: string, ms: number, outcome: CallOutcome): void => {
+    answered++;
+    if (!measuring) return;
+    metrics.onCall(action, ms, outcome);
+    observer?.onCall(action, ms, outcome);
+  };
+  // --measurements on: the service's measurements of the central system as well (engine/metrics),
+  // one meter per version as the engine shares one per organization, location and version.
+  const measurements = options.measurements === 'on' ? new CsmsMeasurements() : undefined;
+  const meters = new Map<string, CallMeter>();
+  const meterOf = (version: string): CallMeter => {
+    let meter = meters.get(version);
+    if (meter) return meter;
+    const engine = measurements!.meter('loadtest', null, version);
+    meter = {
+      onCallAnswered: (action, ms, outcome, answer) => {
+        onCallAnswered(action, ms, outcome);
+        engine.onCallAnswered!(action, ms, outcome, answer);
+      },
+      onCallReplied: engine.onCallReplied,
+    };
+    meters.set(version, meter);
+    return meter;
+  };
   const runtime = createChargerRuntime({
     log,
     defaultCsmsUrl: () => hooks.csmsUrl,
     connectionSettings,
-    onCallAnswered: (action, ms, outcome) => {
-      answered++;
-      if (!measuring) return;
-      metrics.onCall(action, ms, outcome);
-      observer?.onCall(action, ms, outcome);
-    },
+    onCallAnswered,
+    ...(measurements && { meter: (_identity: string, version: string) => meterOf(version) }),
     onSchemaError: () => {
       if (!measuring) return;
       metrics.onSchemaError();

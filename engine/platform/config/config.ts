@@ -86,6 +86,8 @@ const envSchema = z.object({
       .regex(/^wss?:\/\//, 'must be a ws:// or wss:// URL')
       .optional(),
   ),
+  // GET /metrics without a bearer token (engine/metrics)
+  METRICS_PUBLIC: z.enum(['true', 'false']).default('false'),
   // Several nodes sharing one fleet (engine/cluster)
   LEASE_TTL_SECONDS: intFrom(15, 1),
   NODE_ROLE: z.enum(['api', 'engine', 'all']).default('all'),
@@ -141,6 +143,8 @@ export type Config = {
   cluster: { leaseTtlSeconds: number; role: 'api' | 'engine' | 'all' };
   /** The only hosts firmware downloads and log uploads reach; unset: any. */
   transferAllowedHosts?: HostAllowList;
+  /** GET /metrics: `public` serves it without a bearer token (a scraper inside the network). */
+  metrics: { public: boolean };
 };
 
 export class ConfigError extends Error {}
@@ -208,6 +212,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxPerCharger: e.STAGE_EVENTS_MAX_PER_CHARGER,
     },
     cluster: { leaseTtlSeconds: e.LEASE_TTL_SECONDS, role: e.NODE_ROLE },
+    metrics: { public: e.METRICS_PUBLIC === 'true' },
     ...(e.TRANSFER_ALLOWED_HOSTS ? { transferAllowedHosts: e.TRANSFER_ALLOWED_HOSTS } : {}),
     ...(e.INSPECT
       ? { inspect: { identities: inspectList(e.INSPECT), url: e.INSPECT_URL ?? DEFAULT_INSPECT_URL } }
