@@ -84,8 +84,10 @@ export function percentile(cell: Cell, q: number): number | null {
       seen += c;
       continue;
     }
-    const lower = i === 0 ? 0 : BUCKET_BOUNDS_MS[i - 1];
-    const upper = i === BUCKETS - 1 ? cell[MAX] : BUCKET_BOUNDS_MS[i];
+    // Within the bucket, between what was seen: a bucket is 19 % wide, but when every answer
+    // fell in one, the fastest and slowest bound the estimate far closer.
+    const lower = Math.max(i === 0 ? 0 : BUCKET_BOUNDS_MS[i - 1], cell[MIN]);
+    const upper = Math.min(i === BUCKETS - 1 ? cell[MAX] : BUCKET_BOUNDS_MS[i], cell[MAX]);
     const at = lower + ((upper - lower) * (rank - seen)) / c;
     return Math.min(cell[MAX], Math.max(cell[MIN], at));
   }

@@ -79,14 +79,16 @@ describe('the central system under test, measured (issue 36)', () => {
   const authorizeAnswered = (m: Exposition) =>
     m.value('evsim_csms_answer_seconds_count', { version: 'ocpp1.6', action: 'Authorize' }) ?? 0;
 
-  test('/metrics: Authorize answered in ~300 ms (histogram_quantile within 10 %), boot answers counted exactly', async () => {
+  test('/metrics: Authorize answered in ~300 ms (histogram_quantile within its bucket), boot answers counted exactly', async () => {
     const m = await eventually(scrape, (e) => authorizeAnswered(e) >= 2 * CHARGERS);
     assert.equal(authorizeAnswered(m), 2 * CHARGERS);
     const p50 = histogramQuantile(
       0.5,
       m.buckets('evsim_csms_answer_seconds', { version: 'ocpp1.6', action: 'Authorize' }),
     );
-    assert.ok(Math.abs(p50 - 0.3) <= 0.03, `p50 ${p50}`);
+    // Prometheus interpolates within a bucket (four per doubling, 19 % wide): the estimate lies in
+    // the bucket holding the answers, which are never faster than the central system's 300 ms.
+    assert.ok(p50 >= 0.3 * 0.95 && p50 <= 0.3 * 2 ** 0.25 * 1.05, `p50 ${p50}`);
     assert.equal(m.value('evsim_csms_boot_answers_total', { version: 'ocpp1.6', status: 'Pending' }), 3);
     assert.equal(
       m.value('evsim_csms_boot_answers_total', { version: 'ocpp1.6', status: 'Accepted' }),
@@ -132,7 +134,11 @@ describe('the central system under test, measured (issue 36)', () => {
         assert.ok(authorize, res.text);
         assert.equal(authorize.version, 'ocpp1.6');
         assert.equal(authorize.count, 2 * CHARGERS);
-        assert.ok(Math.abs(authorize.p50_ms - AUTHORIZE_MS) <= AUTHORIZE_MS * 0.1, res.text);
+        // Within 10 % of the delay, and a little more for a loaded machine's own event loop.
+        assert.ok(
+          authorize.p50_ms >= AUTHORIZE_MS * 0.95 && authorize.p50_ms <= AUTHORIZE_MS * 1.15,
+          res.text,
+        );
         assert.ok(authorize.p95_ms >= authorize.p50_ms && authorize.max_ms >= authorize.p99_ms, res.text);
         assert.equal(authorize.callerrors, 0);
         assert.equal(authorize.timeouts, 0);

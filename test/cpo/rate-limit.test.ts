@@ -24,12 +24,14 @@ describe('CPO rate limit', () => {
   for (const [method, path] of routes) {
     test(`${method} ${path} answers 429 with Retry-After once the organization's burst is spent`, async () => {
       const as = svc.as(`org-${method}-${path}`);
-      const answers = [];
-      for (let i = 0; i < 3; i++) answers.push(await as(method, path, method === 'GET' ? {} : { body: {} }));
-      assert.notEqual(answers[0].status, 429);
-      assert.notEqual(answers[1].status, 429);
-      const limited = answers[2];
-      assert.equal(limited.status, 429);
+      await as('GET', '/health/ready'); // the organization's token, made before the burst
+      // All three at once, so that no token comes back (1 a second) on a slow machine.
+      const answers = await Promise.all(
+        [0, 1, 2].map(() => as(method, path, method === 'GET' ? {} : { body: {} })),
+      );
+      const limitedAnswers = answers.filter((a) => a.status === 429);
+      assert.equal(limitedAnswers.length, 1, answers.map((a) => a.status).join());
+      const limited = limitedAnswers[0];
       assert.match(limited.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
       assert.equal(typeof limited.body.detail, 'string');
     });
