@@ -34,7 +34,7 @@ export async function startPlatform(config: Config, log: Logger): Promise<Platfo
   try {
     let databaseUrl = config.databaseUrl;
     if (!databaseUrl) {
-      embedded.postgres = await startEmbeddedPostgres(config.dataDir);
+      embedded.postgres = await startEmbeddedPostgres(config.dataDir, { cacheDir: config.cacheDir });
       cleanups.push(() => embedded.postgres!.close());
       databaseUrl = embedded.postgres.url;
       log.info({ dataDir: config.dataDir }, 'embedded PostgreSQL (PGlite) started');

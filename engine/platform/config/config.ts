@@ -42,6 +42,7 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9_-]+$/)
     .default('evsim'),
   DATA_DIR: z.string().default('./.data'),
+  EVSIM_CACHE_DIR: optionalString,
   NODE_ID: optionalString.pipe(
     z
       .string()
@@ -121,6 +122,8 @@ export type Config = {
   /** `json` lines, a compact `pretty` line for a person, or `auto`: pretty on a terminal, else JSON. */
   logFormat: z.infer<typeof envSchema>['LOG_FORMAT'];
   bodyLimit: string;
+  /** Where the empty embedded cluster is cached (default node_modules/.cache/evsim). */
+  cacheDir?: string;
   publicUrl?: string;
   ocpiTimeoutMs: number;
   rateLimit: { perSecond: number; burst: number };
@@ -184,6 +187,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     bodyLimit: e.BODY_LIMIT,
+    cacheDir: e.EVSIM_CACHE_DIR ? resolve(e.EVSIM_CACHE_DIR) : undefined,
     publicUrl: e.PUBLIC_URL,
     ocpiTimeoutMs: e.OCPI_TIMEOUT_MS,
     rateLimit: { perSecond: e.RATE_LIMIT_PER_SECOND, burst: e.RATE_LIMIT_BURST },

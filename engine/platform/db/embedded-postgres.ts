@@ -15,10 +15,13 @@ export interface EmbeddedPostgres {
   close(): Promise<void>;
 }
 
-export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  opts: { cacheDir?: string } = {},
+): Promise<EmbeddedPostgres> {
   const dir = join(dataDir, 'pglite');
   // A new database: a copy of the cached empty cluster instead of an initdb (initdb-cache.ts).
-  if (!existsSync(dir)) await copyEmptyCluster(dir);
+  if (!existsSync(dir)) await copyEmptyCluster(dir, opts.cacheDir);
   mkdirSync(dir, { recursive: true });
   const db = await PGlite.create(dir);
   let port = 0;

@@ -29,17 +29,16 @@ function pglitePackage(): { dir: string; version: string } | undefined {
   }
 }
 
-function cacheRoot(pkgDir: string): string {
-  if (process.env.EVSIM_CACHE_DIR) return process.env.EVSIM_CACHE_DIR;
+function defaultCacheRoot(pkgDir: string): string {
   const at = pkgDir.lastIndexOf('node_modules');
   return join(pkgDir.slice(0, at), 'node_modules', '.cache', 'evsim');
 }
 
 /** The cached empty cluster (its folder), made now if missing; undefined when it cannot be. */
-async function emptyCluster(): Promise<string | undefined> {
+async function emptyCluster(cacheDir: string | undefined): Promise<string | undefined> {
   const pkg = pglitePackage();
   if (!pkg) return undefined;
-  const root = cacheRoot(pkg.dir);
+  const root = cacheDir ?? defaultCacheRoot(pkg.dir);
   const target = join(root, `pglite-${pkg.version}-initdb`);
   if (existsSync(join(target, READY))) return target;
   // Made aside and renamed into place: two first starts at once each make one, one is kept.
@@ -64,9 +63,9 @@ async function emptyCluster(): Promise<string | undefined> {
  * Gives the new PGlite directory `dir` (which must not exist yet) an empty cluster from the cache.
  * Returns false, leaving `dir` absent, when the cache cannot be used.
  */
-export async function copyEmptyCluster(dir: string): Promise<boolean> {
+export async function copyEmptyCluster(dir: string, cacheDir?: string): Promise<boolean> {
   try {
-    const cluster = await emptyCluster();
+    const cluster = await emptyCluster(cacheDir);
     if (!cluster) return false;
     cpSync(join(cluster, 'pglite'), dir, { recursive: true });
     return true;

@@ -18,26 +18,17 @@ async function query<R>(url: string, sql: string): Promise<R[]> {
   }
 }
 
-function withCacheDir<T>(dir: string, run: () => Promise<T>): Promise<T> {
-  const before = process.env.EVSIM_CACHE_DIR;
-  process.env.EVSIM_CACHE_DIR = dir;
-  return run().finally(() => {
-    if (before === undefined) delete process.env.EVSIM_CACHE_DIR;
-    else process.env.EVSIM_CACHE_DIR = before;
-  });
-}
-
 test('the first new database makes the cached empty cluster; the next starts from a copy of it, and each is its own', async () => {
   const root = mkdtempSync(join(tmpdir(), 'evsim-initdb-'));
   const cache = join(root, 'cache');
   try {
-    await withCacheDir(cache, async () => {
-      const a = await startEmbeddedPostgres(join(root, 'a'));
+    {
+      const a = await startEmbeddedPostgres(join(root, 'a'), { cacheDir: cache });
       const made = readdirSync(cache);
       assert.equal(made.length, 1, made.join());
       assert.match(made[0], /^pglite-[\d.]+-initdb$/);
       await query(a.url, 'CREATE TABLE only_in_a (x int)');
-      const b = await startEmbeddedPostgres(join(root, 'b'));
+      const b = await startEmbeddedPostgres(join(root, 'b'), { cacheDir: cache });
       assert.deepEqual(readdirSync(cache), made, 'the cache was used, not made again');
       const inB = await query<{ n: number }>(
         b.url,
@@ -47,7 +38,7 @@ test('the first new database makes the cached empty cluster; the next starts fro
       await query(b.url, 'CREATE TABLE only_in_b (x int)');
       await a.close();
       await b.close();
-    });
+    }
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -59,11 +50,9 @@ test('a cache that cannot be written: the database is made in place all the same
     // A file where the cache folder would be: nothing can be made below it, even as root.
     const cache = join(root, 'not-a-folder');
     writeFileSync(cache, 'x');
-    await withCacheDir(join(cache, 'evsim'), async () => {
-      const c = await startEmbeddedPostgres(join(root, 'c'));
-      assert.deepEqual(await query<{ one: number }>(c.url, 'SELECT 1 AS one'), [{ one: 1 }]);
-      await c.close();
-    });
+    const c = await startEmbeddedPostgres(join(root, 'c'), { cacheDir: join(cache, 'evsim') });
+    assert.deepEqual(await query<{ one: number }>(c.url, 'SELECT 1 AS one'), [{ one: 1 }]);
+    await c.close();
     assert.ok(existsSync(join(root, 'c', 'pglite', 'PG_VERSION')));
   } finally {
     rmSync(root, { recursive: true, force: true });
