@@ -9,6 +9,7 @@
 import { createActor, type Actor } from 'xstate';
 import { chargerMachine, type ChargerMachine } from '../../actors/charger/charger-machine.ts';
 import {
+  LINK_ID,
   REAL_CLOCK,
   type ChargerInput,
   type ChargerTimings,
@@ -26,6 +27,7 @@ import {
 } from './charger-link.ts';
 import type { FrameObserver } from '../../protocols/ocpp/index.ts';
 import { createTransfers, type LogFrame } from './transfers.ts';
+import { FAULTS_EVENT, LinkFaults, type FaultsCommand, type LinkConditions } from './link-conditions.ts';
 
 export type { ChargerConnectionSettings, SettingsLookup };
 
@@ -82,12 +84,22 @@ export interface ChargerRuntime {
    * not started: start it, then send RESUME. Throws for a snapshot it cannot restore (deploy afresh).
    */
   restore(snapshot: unknown, key?: string): ChargerActor;
+  /**
+   * Sets (or with null clears) the link conditions of a charger made here, in force at once on its
+   * connection and on every later one while the actor lives (docs/faults.md). Not persisted: they
+   * end with the actor (a stop, a restart, the process's end, a hand-over to another node).
+   */
+  setLinkConditions(actor: ChargerActor, conditions: LinkConditions | null): void;
+  /** The conditions in force on a charger's link, or undefined. */
+  linkConditions(actor: ChargerActor): LinkConditions | undefined;
 }
 
 export function createChargerRuntime(opts: ChargerRuntimeOptions): ChargerRuntime {
   // Each root actor has its own system, which its link sees: the key of the charger it belongs to.
   const keys = new WeakMap<ChargerSystem, string>();
   const { connectionSettings, onConnectFailure, frameObserver, onSecurityRequest } = opts;
+  // Link conditions of the chargers that have some: gone with their actor.
+  const faults = new WeakMap<ChargerSystem, LinkFaults>();
   const link = createChargerLink({
     log: opts.log,
     connectionSettings:
@@ -100,6 +112,7 @@ export function createChargerRuntime(opts: ChargerRuntimeOptions): ChargerRuntim
     onSchemaError: opts.onSchemaError,
     onCallAnswered: opts.onCallAnswered,
     frameObserver: frameObserver && ((identity, system) => frameObserver(identity, keys.get(system))),
+    linkFaults: (system) => faults.get(system),
     onSecurityRequest:
       onSecurityRequest && ((system, request, reply) => onSecurityRequest(keys.get(system), request, reply)),
   });
@@ -134,5 +147,23 @@ export function createChargerRuntime(opts: ChargerRuntimeOptions): ChargerRuntim
       const actor = restoreFromSnapshot(machine, snapshot);
       return observe(actor, actor.getSnapshot().context.identity, key);
     },
+    setLinkConditions(actor, conditions) {
+      const { system } = actor;
+      let f = faults.get(system);
+      if (conditions === null) {
+        if (!f) return;
+        faults.delete(system);
+        f = undefined;
+      } else if (f) return f.update(conditions);
+      else {
+        const { identity } = actor.getSnapshot().context;
+        f = new LinkFaults(identity, conditions, frameObserver?.(identity, keys.get(system)));
+        faults.set(system, f);
+      }
+      // The link running now, if any (a new one reads them when it opens its connection).
+      const link = actor.getSnapshot().children[LINK_ID];
+      link?.send({ type: FAULTS_EVENT, faults: f ?? null } satisfies FaultsCommand as never);
+    },
+    linkConditions: (actor) => faults.get(actor.system)?.conditions,
   };
 }
