@@ -46,6 +46,9 @@ export interface FaultyWire {
   setHalfOpen(on: boolean): void;
 }
 
+/** libuv's timers count whole milliseconds from the loop's cached time. */
+const TIMER_RESOLUTION_MS = 1;
+
 const OUT = 0;
 const IN = 1;
 type Direction = typeof OUT | typeof IN;
@@ -234,8 +237,9 @@ export class LinkFaults {
   #due(dir: Direction): void {
     this.#timers[dir] = undefined;
     const held = this.#held[dir];
-    // Timers fire up to a millisecond early or late: what is due within half a millisecond goes now.
-    const now = performance.now() + 0.5;
+    // Timers count from the event loop's cached time, at a millisecond's resolution, so they fire up
+    // to a millisecond early: what is due within one goes now (waiting again would make it late).
+    const now = performance.now() + TIMER_RESOLUTION_MS;
     while (held.length > 0 && held[0].due <= now) {
       const f = held.shift()!;
       try {
