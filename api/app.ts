@@ -34,6 +34,7 @@ import { apiDocsRouter } from './routers/api-docs-router.ts';
 import type { MountedRouter } from './openapi/openapi-document.ts';
 import { scenarioRunsRouter, scenarioSchemaRouter } from './routers/scenario-runs-router.ts';
 import { trafficRunsRouter } from './routers/traffic-runs-router.ts';
+import { linkConditionsRouter } from './routers/link-conditions-router.ts';
 
 export interface Area {
   router: (deps: ApiDeps) => Router;
@@ -54,6 +55,8 @@ export const PUBLIC_AREAS: Area[] = [
 export const AUTHENTICATED_AREAS: Area[] = [
   { router: catalogRouter },
   { router: templatesRouter },
+  // Link conditions (issue 35); before E6/E8, whose example requests delete what its examples name
+  { router: linkConditionsRouter },
   { router: deploymentsRouter },
   { router: commandsRouter },
   { router: cpoLocationsRouter, rateLimited: true },
