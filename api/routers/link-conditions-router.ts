@@ -14,6 +14,8 @@ import {
   linkConditionsAnswer,
   linkConditionsBody,
   locationLinkPath,
+  misbehaviourAccepted,
+  misbehaviourBody,
 } from '../schemas/link-conditions.ts';
 import { BrokerUnavailableError } from '../../engine/commands/command-producer.ts';
 import type { LinkConditionsOutcome } from '../../engine/commands/link-conditions-bus.ts';
@@ -102,6 +104,48 @@ export function linkConditionsRouter({ commands }: ApiDeps): Router {
         bus.forDeployment(orgOf(ctx), deployment_id, null),
       );
       ctx.status = 204;
+    },
+  );
+
+  router.post(
+    '/evcharger/deployments/:deployment_id/link/misbehave',
+    apiDoc({
+      summary: 'The charger misbehaves once on purpose: raw text, an edited CALL, a wrong message id',
+      description:
+        '`raw_text` is written on the socket now, exactly as given (invalid JSON, a CALL breaking its schema, ' +
+        "an answer to a CALL never made); `edit_next_call` replaces fields of the next CALL of `action` the charger writes; `wrong_message_id` sends the charger's next answer under another message id. " +
+        'Done on the node holding the charger; the message log shows it with `injected`. See docs/faults.md.',
+      path: deploymentPath,
+      body: misbehaviourBody,
+      examples: {
+        invalidJson: {
+          path: { deployment_id: DEPLOYMENT },
+          body: { kind: 'raw_text', text: '[2,"x1","Heartbeat",{' },
+        },
+        breakSchema: {
+          path: { deployment_id: DEPLOYMENT },
+          body: { kind: 'edit_next_call', action: 'StatusNotification', payload: { status: 'Frobnicated' } },
+        },
+        wrongId: { path: { deployment_id: DEPLOYMENT }, body: { kind: 'wrong_message_id' } },
+      },
+      responses: { 202: { description: 'Sent to the charger', schema: misbehaviourAccepted } },
+      errors: {
+        404: 'Deployment not found',
+        409: 'The charger is not running',
+        503: 'The message broker is not connected',
+      },
+    }),
+    async (ctx) => {
+      const { deployment_id } = parsePath(ctx, deploymentPath);
+      const m = parseBody(ctx, misbehaviourBody);
+      await send(ctx, `Deployment '${deployment_id}'`, () => bus.misbehave(orgOf(ctx), deployment_id, m));
+      ctx.status = 202;
+      ctx.body = {
+        detail:
+          m.kind === 'raw_text'
+            ? 'Sent to the charger: written on its connection if it has one open'
+            : 'Sent to the charger: it changes the next frame it applies to',
+      };
     },
   );
 

@@ -54,6 +54,32 @@ export function conditionsOf(body: z.infer<typeof linkConditionsBody>): LinkCond
   };
 }
 
+/** POST .../link/misbehave: one misbehaviour on purpose (docs/faults.md#misbehaving-on-purpose). */
+export const misbehaviourBody = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('raw_text'),
+    text: z.string().min(1).max(65_536).describe('Written on the socket now, exactly as given'),
+  }),
+  z.strictObject({
+    kind: z.literal('edit_next_call'),
+    action: z.string().min(1).max(100).describe('The next CALL of this action the charger writes'),
+    payload: z
+      .record(z.string().max(128), z.unknown())
+      .describe('Fields of its payload replaced by these (null removes one)'),
+  }),
+  z.strictObject({
+    kind: z.literal('wrong_message_id'),
+    message_id: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe("The id the charger's next answer carries (default: its own with -wrong appended)"),
+  }),
+]);
+
+export const misbehaviourAccepted = z.object({ detail: z.string() });
+
 const directions = (value: z.ZodNumber) => z.object({ to_csms: value, from_csms: value });
 
 /** 200: the conditions in force, and how many running chargers they were sent to. */

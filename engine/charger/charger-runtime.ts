@@ -27,7 +27,14 @@ import {
 } from './charger-link.ts';
 import type { FrameObserver } from '../../protocols/ocpp/index.ts';
 import { createTransfers, type LogFrame } from './transfers.ts';
-import { FAULTS_EVENT, LinkFaults, type FaultsCommand, type LinkConditions } from './link-conditions.ts';
+import {
+  FAULTS_EVENT,
+  LinkFaults,
+  NO_CONDITIONS,
+  type FaultsCommand,
+  type LinkConditions,
+  type Misbehaviour,
+} from './link-conditions.ts';
 
 export type { ChargerConnectionSettings, SettingsLookup };
 
@@ -92,6 +99,8 @@ export interface ChargerRuntime {
   setLinkConditions(actor: ChargerActor, conditions: LinkConditions | null): void;
   /** The conditions in force on a charger's link, or undefined. */
   linkConditions(actor: ChargerActor): LinkConditions | undefined;
+  /** The charger misbehaves once on purpose (docs/faults.md); false when it cannot (raw text, no connection). */
+  misbehave(actor: ChargerActor, m: Misbehaviour): boolean;
 }
 
 export function createChargerRuntime(opts: ChargerRuntimeOptions): ChargerRuntime {
@@ -133,6 +142,24 @@ export function createChargerRuntime(opts: ChargerRuntimeOptions): ChargerRuntim
     return actor;
   };
 
+  function setLinkConditions(actor: ChargerActor, conditions: LinkConditions | null): void {
+    const { system } = actor;
+    let f = faults.get(system);
+    if (conditions === null) {
+      if (!f) return;
+      faults.delete(system);
+      f = undefined;
+    } else if (f) return f.update(conditions);
+    else {
+      const { identity } = actor.getSnapshot().context;
+      f = new LinkFaults(identity, conditions, frameObserver?.(identity, keys.get(system)));
+      faults.set(system, f);
+    }
+    // The link running now, if any (a new one reads them when it opens its connection).
+    const link = actor.getSnapshot().children[LINK_ID];
+    link?.send({ type: FAULTS_EVENT, faults: f ?? null } satisfies FaultsCommand as never);
+  }
+
   return {
     machine,
     create(input, key) {
@@ -147,23 +174,11 @@ export function createChargerRuntime(opts: ChargerRuntimeOptions): ChargerRuntim
       const actor = restoreFromSnapshot(machine, snapshot);
       return observe(actor, actor.getSnapshot().context.identity, key);
     },
-    setLinkConditions(actor, conditions) {
-      const { system } = actor;
-      let f = faults.get(system);
-      if (conditions === null) {
-        if (!f) return;
-        faults.delete(system);
-        f = undefined;
-      } else if (f) return f.update(conditions);
-      else {
-        const { identity } = actor.getSnapshot().context;
-        f = new LinkFaults(identity, conditions, frameObserver?.(identity, keys.get(system)));
-        faults.set(system, f);
-      }
-      // The link running now, if any (a new one reads them when it opens its connection).
-      const link = actor.getSnapshot().children[LINK_ID];
-      link?.send({ type: FAULTS_EVENT, faults: f ?? null } satisfies FaultsCommand as never);
-    },
+    setLinkConditions,
     linkConditions: (actor) => faults.get(actor.system)?.conditions,
+    misbehave(actor, m) {
+      if (!faults.has(actor.system)) setLinkConditions(actor, NO_CONDITIONS);
+      return faults.get(actor.system)!.misbehave(m);
+    },
   };
 }

@@ -34,7 +34,40 @@ export interface LinkConditions {
 }
 
 /** What a message-log item says was done to its frame (`"injected": "<kind>"`). */
-export type InjectedKind = 'drop' | 'duplicate' | 'reorder' | 'unanswered' | 'half_open';
+export type InjectedKind =
+  | 'drop'
+  | 'duplicate'
+  | 'reorder'
+  | 'unanswered'
+  | 'half_open'
+  // misbehaviours on purpose
+  | 'raw_text'
+  | 'edited'
+  | 'wrong_message_id';
+
+/**
+ * A charger misbehaving on purpose, once (negative tests of a central system): `raw_text` is written
+ * on the socket now, exactly as given (invalid JSON, a CALL that breaks its schema, an answer to a
+ * CALL never made); `edit_next_call` replaces fields of the payload of the next CALL of `action` the
+ * charger writes (null removes one); `wrong_message_id` sends the charger's next answer with another
+ * message id (default: its own with `-wrong` appended).
+ */
+export type Misbehaviour =
+  | { kind: 'raw_text'; text: string }
+  | { kind: 'edit_next_call'; action: string; payload: Record<string, unknown> }
+  | { kind: 'wrong_message_id'; message_id?: string };
+
+/** No fault: the conditions of a charger that only misbehaves on purpose. */
+export const NO_CONDITIONS: LinkConditions = {
+  latency_ms: { to_csms: 0, from_csms: 0 },
+  jitter_ms: { to_csms: 0, from_csms: 0 },
+  drop: { to_csms: 0, from_csms: 0 },
+  duplicate: { to_csms: 0, from_csms: 0 },
+  reorder_window_ms: 0,
+  unanswered: 0,
+  half_open: false,
+  seed: 0,
+};
 
 /** What the faults need of one connection of the link. */
 export interface FaultyWire {
@@ -116,6 +149,8 @@ export class LinkFaults {
   ];
   /** When the last frame held in each direction is due (frames never overtake without a reorder window). */
   readonly #lastDue = [0, 0];
+  /** Misbehaviours waiting for the frame they change. */
+  #pending: Misbehaviour[] = [];
 
   constructor(
     readonly identity: string,
@@ -165,7 +200,44 @@ export class LinkFaults {
 
   /** A frame the charger writes. */
   out(text: string): void {
-    this.#pass(OUT, text);
+    this.#pass(OUT, this.#pending.length > 0 ? this.#rewrite(text) : text);
+  }
+
+  /** False when it cannot be done: raw text with no open connection. */
+  misbehave(m: Misbehaviour): boolean {
+    if (m.kind !== 'raw_text') {
+      this.#pending.push(m);
+      return true;
+    }
+    if (!this.#wire) return false;
+    try {
+      this.#wire.write(m.text);
+    } catch {
+      return false;
+    }
+    this.#log(OUT, m.text, 'raw_text');
+    return true;
+  }
+
+  /** The frame as the first pending misbehaviour that applies to it changes it (logged as it went). */
+  #rewrite(text: string): string {
+    const h = head(text);
+    const i = this.#pending.findIndex((m) =>
+      m.kind === 'edit_next_call' ? h.type === 2 && h.action === m.action : h.type === 3 || h.type === 4,
+    );
+    if (i < 0) return text;
+    const [m] = this.#pending.splice(i, 1);
+    const frame = JSON.parse(text) as unknown[];
+    if (m.kind === 'edit_next_call') {
+      const payload = { ...(frame[3] as Record<string, unknown>) };
+      for (const [k, v] of Object.entries(m.payload))
+        if (v === null) delete payload[k];
+        else payload[k] = v;
+      frame[3] = payload;
+    } else if (m.kind === 'wrong_message_id') frame[1] = m.message_id ?? `${String(frame[1])}-wrong`;
+    const edited = JSON.stringify(frame);
+    this.#log(OUT, edited, m.kind === 'edit_next_call' ? 'edited' : 'wrong_message_id');
+    return edited;
   }
 
   /** A frame the charger receives. */

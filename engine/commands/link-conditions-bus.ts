@@ -5,7 +5,7 @@
 // forgotten condition never outlives the run it was set for.
 import { randomUUID } from 'node:crypto';
 import type { MqttClient } from 'mqtt';
-import type { LinkConditions } from '../charger/link-conditions.ts';
+import type { LinkConditions, Misbehaviour } from '../charger/link-conditions.ts';
 import type { ChargerHost } from '../deployments/charger-host.ts';
 import { isUuid } from '../deployments/deployment-store.ts';
 import type { Queryable } from '../platform/db/database.ts';
@@ -20,6 +20,8 @@ export interface LinkConditionsMessage {
   deployment_ids: string[];
   /** null: cleared. */
   conditions: LinkConditions | null;
+  /** Instead of conditions: a misbehaviour on purpose, done once. */
+  misbehave?: Misbehaviour;
 }
 
 export type LinkConditionsOutcome =
@@ -88,6 +90,19 @@ export class LinkConditionsBus {
     return { kind: 'sent', chargers: 1 };
   }
 
+  /** One charger of the organization misbehaves once on purpose. */
+  async misbehave(orgId: string, deploymentId: string, m: Misbehaviour): Promise<LinkConditionsOutcome> {
+    if (!isUuid(deploymentId)) return { kind: 'not_found' };
+    const { rows } = await this.opts.db.query<{ id: string; desired: string }>(
+      'SELECT id::text AS id, desired FROM evc_deployments WHERE organization_id = $1 AND id = $2',
+      [orgId, deploymentId],
+    );
+    if (!rows[0]) return { kind: 'not_found' };
+    if (rows[0].desired !== 'running') return { kind: 'not_running' };
+    await this.#publish([rows[0].id], null, m);
+    return { kind: 'sent', chargers: 1 };
+  }
+
   /** Every running charger of a location of the organization (none is still a location found). */
   async forLocation(
     orgId: string,
@@ -114,10 +129,19 @@ export class LinkConditionsBus {
     return { kind: 'sent', chargers: rows.length };
   }
 
-  async #publish(deploymentIds: string[], conditions: LinkConditions | null): Promise<void> {
+  async #publish(
+    deploymentIds: string[],
+    conditions: LinkConditions | null,
+    misbehave?: Misbehaviour,
+  ): Promise<void> {
     const { mqtt, publishTimeoutMs = 5_000 } = this.opts;
     if (!mqtt.connected) throw new BrokerUnavailableError('the message broker is not connected');
-    const message: LinkConditionsMessage = { id: randomUUID(), deployment_ids: deploymentIds, conditions };
+    const message: LinkConditionsMessage = {
+      id: randomUUID(),
+      deployment_ids: deploymentIds,
+      conditions,
+      ...(misbehave ? { misbehave } : {}),
+    };
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
@@ -148,6 +172,14 @@ export class LinkConditionsBus {
     if (typeof m?.id !== 'string' || !Array.isArray(m.deployment_ids) || this.#recent.has(m.id)) return;
     this.#recent.add(m.id);
     if (this.#recent.size > RECENT) this.#recent.delete(this.#recent.values().next().value!);
-    for (const id of m.deployment_ids) this.opts.host.setLinkConditions(id, m.conditions ?? null);
+    const { host, log } = this.opts;
+    for (const id of m.deployment_ids) {
+      if (!m.misbehave) host.setLinkConditions(id, m.conditions ?? null);
+      else if (host.holds(id) && !host.misbehave(id, m.misbehave))
+        log.info(
+          { deploymentId: id, kind: m.misbehave.kind },
+          'misbehaviour not done: the charger is not connected',
+        );
+    }
   };
 }

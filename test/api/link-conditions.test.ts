@@ -148,6 +148,24 @@ test('a location: every running charger of it, another organization’s location
   assert.equal((await as('DELETE', `/evcharger/locations/${locationId}/link`)).status, 204);
 });
 
+test('misbehave: raw text reaches the central system as written; a wrong kind is a 422, another organization a 404', async () => {
+  const text = '[2,"api-raw","Heartbeat",{';
+  const res = await as('POST', `/evcharger/deployments/${deploymentId}/link/misbehave`, {
+    body: { kind: 'raw_text', text },
+  });
+  assert.equal(res.status, 202, res.text);
+  await csms.waitFor(() => csms.badMessages.find((m) => m.identity === ID && m.text === text));
+  const bad = await as('POST', `/evcharger/deployments/${deploymentId}/link/misbehave`, {
+    body: { kind: 'frobnicate' },
+  });
+  assert.equal(bad.status, 422, bad.text);
+  assert.deepEqual(bad.body.detail[0].loc, ['body', 'kind']);
+  const other = await svc.as('org-other')('POST', `/evcharger/deployments/${deploymentId}/link/misbehave`, {
+    body: { kind: 'wrong_message_id' },
+  });
+  assert.equal(other.status, 404);
+});
+
 test('a stopped charger has no link to set conditions on: 409', async () => {
   const stop = await as('POST', '/evcharger/deployment-runtime-ops', {
     body: { action: 'stop', deployment_id: deploymentId },
