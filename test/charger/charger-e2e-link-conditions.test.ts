@@ -139,6 +139,20 @@ for (const version of VERSIONS)
         );
       });
 
+      test('unanswered: the charger withholds its answer, the central system’s CALL runs into its timeout', async () => {
+        const id = `${e.tag}-UNANSWERED`;
+        const c = e.deploy(id);
+        await e.online(c);
+        await e.quiet(c);
+        e.runtime().setLinkConditions(c.actor, conditions({ unanswered: 1 }));
+        await assert.rejects(e.csms().call(id, 'ClearCache', {}, { timeoutMs: 500 }));
+        assert.ok(
+          injected.some((i) => i.identity === id && i.kind === 'unanswered' && i.direction === 'out'),
+        );
+        e.runtime().setLinkConditions(c.actor, null);
+        assert.deepEqual(await e.call(id, 'ClearCache', {}), { status: 'Accepted' });
+      });
+
       test('a half-open socket is found dead by the charger’s pings and the charger reconnects', async () => {
         const id = `${e.tag}-HALFOPEN`;
         const c = e.deploy(id);
