@@ -35,6 +35,7 @@ import type { MountedRouter } from './openapi/openapi-document.ts';
 import { scenarioRunsRouter, scenarioSchemaRouter } from './routers/scenario-runs-router.ts';
 import { trafficRunsRouter } from './routers/traffic-runs-router.ts';
 import { metricsRouter } from './routers/metrics-router.ts';
+import { linkConditionsRouter } from './routers/link-conditions-router.ts';
 
 export interface Area {
   router: (deps: ApiDeps) => Router;
@@ -55,6 +56,8 @@ export const PUBLIC_AREAS: Area[] = [
 export const AUTHENTICATED_AREAS: Area[] = [
   { router: catalogRouter },
   { router: templatesRouter },
+  // Link conditions (issue 35); before E6/E8, whose example requests delete what its examples name
+  { router: linkConditionsRouter },
   { router: deploymentsRouter },
   { router: commandsRouter },
   { router: cpoLocationsRouter, rateLimited: true },

@@ -22,6 +22,7 @@ import {
   type SchemaErrorReport,
 } from '../../protocols/ocpp/index.ts';
 import { openChargerSocket, type ChargerSocket, type ChargerSocketEvents } from './ws-client.ts';
+import { FAULTS_EVENT, type FaultsCommand, type FaultyWire, type LinkFaults } from './link-conditions.ts';
 import type { Logger } from '../platform/log/logger.ts';
 
 /** A charger's actor system (one per root actor). */
@@ -71,6 +72,8 @@ export interface ChargerLinkOptions {
    * hear every CALL's answer both ways. Shared by many chargers, so nothing is made per charger.
    */
   meter?: (identity: string, version: OcppVersion, system: ChargerSystem) => CallMeter | undefined;
+  /** The charger's link conditions (engine/charger/link-conditions.ts), read when a connection opens. */
+  linkFaults?: (system: ChargerSystem) => LinkFaults | undefined;
 }
 
 /** What measures a connection's calls: the answers to the charger's CALLs, the charger's answers. */
@@ -97,7 +100,7 @@ const ignore = () => {};
  * A class on purpose: its behaviour lives on the prototype, so a charger pays for its fields, not
  * for a dozen closures (under tsx each named closure also carries its own property dictionary).
  */
-class Link implements ChargerSocketEvents {
+class Link implements ChargerSocketEvents, FaultyWire {
   socket: ChargerSocket | null = null;
   rpc: RpcEndpoint | null = null;
   opened = false;
@@ -109,6 +112,8 @@ class Link implements ChargerSocketEvents {
   held: OcppCall[] | null = null;
   /** How this connection authenticates (no secret), for the machine's security block. */
   security: LinkSecurity | undefined = undefined;
+  /** Link conditions on purpose: every frame in and out goes through them (null: straight to the wire). */
+  faults: LinkFaults | null = null;
 
   constructor(
     readonly input: LinkInput,
@@ -166,7 +171,8 @@ class Link implements ChargerSocketEvents {
       version,
       callTimeoutMs: this.opts.callTimeoutMs ?? 30_000,
       send(text) {
-        link.socket!.send(text);
+        if (link.faults) link.faults.out(text);
+        else link.socket!.send(text);
       },
       onCall(action, payload) {
         return link.onCall(action, payload);
@@ -198,6 +204,28 @@ class Link implements ChargerSocketEvents {
       },
       this,
     );
+    this.faults = this.opts.linkFaults?.(this.system) ?? null;
+    this.faults?.attach(this);
+  }
+
+  // FaultyWire: where the link conditions let a frame go.
+  write(text: string): void {
+    this.socket!.send(text);
+  }
+
+  deliver(text: string): void {
+    this.rpc?.receive(text);
+  }
+
+  setHalfOpen(on: boolean): void {
+    this.socket?.setHalfOpen(on);
+  }
+
+  /** The charger's link conditions were set or cleared while this link runs. */
+  setFaults(faults: LinkFaults | null): void {
+    this.faults?.detach(this, false);
+    this.faults = faults;
+    if (this.socket) faults?.attach(this);
   }
 
   // ChargerSocketEvents: the socket calls these as methods of this link.
@@ -207,10 +235,12 @@ class Link implements ChargerSocketEvents {
   }
 
   onMessage(text: string): void {
-    this.rpc?.receive(text);
+    if (this.faults) this.faults.in(text);
+    else this.rpc?.receive(text);
   }
 
   onClose({ code, reason }: { code: number; reason: string }): void {
+    this.faults?.detach(this, true);
     this.rpc?.close();
     this.sendBack({ type: 'link.closed', code, reason });
   }
@@ -223,7 +253,8 @@ class Link implements ChargerSocketEvents {
   }
 
   /** Machine -> link. */
-  command(cmd: LinkCommand): void {
+  command(cmd: LinkCommand | FaultsCommand): void {
+    if (cmd.type === FAULTS_EVENT) return this.setFaults(cmd.faults);
     if (cmd.type === 'link.drop') {
       this.socket?.drop();
       // Not connected yet: the socket reports nothing, so give up on this attempt as a lost network would.
@@ -309,6 +340,8 @@ class Link implements ChargerSocketEvents {
   stop(): void {
     this.stopped = true;
     this.held = null;
+    // A connection that never opened carried nothing: a half-open condition waits for the next one.
+    this.faults?.detach(this, this.opened);
     this.rpc?.close();
     this.socket?.close(1000, 'charger stopped');
   }
@@ -317,7 +350,8 @@ class Link implements ChargerSocketEvents {
 export function createChargerLink(opts: ChargerLinkOptions) {
   return fromCallback<LinkCommand, LinkInput>(({ input, sendBack, receive, system }) => {
     const link = new Link(input, sendBack, opts, system);
-    receive((cmd) => link.command(cmd));
+    // The machine sends LinkCommands; the runtime also sends a FaultsCommand (link conditions).
+    receive((cmd: LinkCommand | FaultsCommand) => link.command(cmd));
     // A restored charger starts its old link and re-enters the stage (RESUME) in the same tick:
     // opening on the next microtask spares that first link a socket it would drop at once.
     queueMicrotask(() => link.open());

@@ -9,6 +9,7 @@
 import { createActor, type Actor } from 'xstate';
 import { chargerMachine, type ChargerMachine } from '../../actors/charger/charger-machine.ts';
 import {
+  LINK_ID,
   REAL_CLOCK,
   type ChargerInput,
   type ChargerTimings,
@@ -27,6 +28,14 @@ import {
 } from './charger-link.ts';
 import type { FrameObserver, OcppVersion } from '../../protocols/ocpp/index.ts';
 import { createTransfers, type LogFrame } from './transfers.ts';
+import {
+  FAULTS_EVENT,
+  LinkFaults,
+  NO_CONDITIONS,
+  type FaultsCommand,
+  type LinkConditions,
+  type Misbehaviour,
+} from './link-conditions.ts';
 
 export type { CallMeter, ChargerConnectionSettings, SettingsLookup };
 
@@ -88,12 +97,24 @@ export interface ChargerRuntime {
    * not started: start it, then send RESUME. Throws for a snapshot it cannot restore (deploy afresh).
    */
   restore(snapshot: unknown, key?: string): ChargerActor;
+  /**
+   * Sets (or with null clears) the link conditions of a charger made here, in force at once on its
+   * connection and on every later one while the actor lives (docs/faults.md). Not persisted: they
+   * end with the actor (a stop, a restart, the process's end, a hand-over to another node).
+   */
+  setLinkConditions(actor: ChargerActor, conditions: LinkConditions | null): void;
+  /** The conditions in force on a charger's link, or undefined. */
+  linkConditions(actor: ChargerActor): LinkConditions | undefined;
+  /** The charger misbehaves once on purpose (docs/faults.md); false when it cannot (raw text, no connection). */
+  misbehave(actor: ChargerActor, m: Misbehaviour): boolean;
 }
 
 export function createChargerRuntime(opts: ChargerRuntimeOptions): ChargerRuntime {
   // Each root actor has its own system, which its link sees: the key of the charger it belongs to.
   const keys = new WeakMap<ChargerSystem, string>();
   const { connectionSettings, onConnectFailure, frameObserver, onSecurityRequest, meter } = opts;
+  // Link conditions of the chargers that have some: gone with their actor.
+  const faults = new WeakMap<ChargerSystem, LinkFaults>();
   const link = createChargerLink({
     log: opts.log,
     connectionSettings:
@@ -107,6 +128,7 @@ export function createChargerRuntime(opts: ChargerRuntimeOptions): ChargerRuntim
     onCallAnswered: opts.onCallAnswered,
     frameObserver: frameObserver && ((identity, system) => frameObserver(identity, keys.get(system))),
     meter: meter && ((identity, version, system) => meter(identity, version, keys.get(system))),
+    linkFaults: (system) => faults.get(system),
     onSecurityRequest:
       onSecurityRequest && ((system, request, reply) => onSecurityRequest(keys.get(system), request, reply)),
   });
@@ -127,6 +149,24 @@ export function createChargerRuntime(opts: ChargerRuntimeOptions): ChargerRuntim
     return actor;
   };
 
+  function setLinkConditions(actor: ChargerActor, conditions: LinkConditions | null): void {
+    const { system } = actor;
+    let f = faults.get(system);
+    if (conditions === null) {
+      if (!f) return;
+      faults.delete(system);
+      f = undefined;
+    } else if (f) return f.update(conditions);
+    else {
+      const { identity } = actor.getSnapshot().context;
+      f = new LinkFaults(identity, conditions, frameObserver?.(identity, keys.get(system)));
+      faults.set(system, f);
+    }
+    // The link running now, if any (a new one reads them when it opens its connection).
+    const link = actor.getSnapshot().children[LINK_ID];
+    link?.send({ type: FAULTS_EVENT, faults: f ?? null } satisfies FaultsCommand as never);
+  }
+
   return {
     machine,
     create(input, key) {
@@ -140,6 +180,12 @@ export function createChargerRuntime(opts: ChargerRuntimeOptions): ChargerRuntim
     restore(snapshot, key) {
       const actor = restoreFromSnapshot(machine, snapshot);
       return observe(actor, actor.getSnapshot().context.identity, key);
+    },
+    setLinkConditions,
+    linkConditions: (actor) => faults.get(actor.system)?.conditions,
+    misbehave(actor, m) {
+      if (!faults.has(actor.system)) setLinkConditions(actor, NO_CONDITIONS);
+      return faults.get(actor.system)!.misbehave(m);
     },
   };
 }

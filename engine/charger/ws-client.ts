@@ -45,6 +45,11 @@ export interface ChargerSocket {
   close(code?: number, reason?: string): void;
   /** Ends the connection without a closing handshake, like a network loss (onClose code 1006). */
   drop(): void;
+  /**
+   * Half-open on purpose (link conditions): no pings sent or answered, and nothing received counts
+   * as a sign of life, so the keep-alive ends the connection after one or two periods.
+   */
+  setHalfOpen(on: boolean): void;
 }
 
 /** Where the charger connects: the base URL without trailing slashes, then the encoded identity. */
@@ -186,6 +191,7 @@ class ChargerWebSocket extends WebSocket {
   opened = false;
   finished = false; // onFailure or onClose delivered, or the caller gave up
   alive = true;
+  halfOpen = false;
   stopPinging: (() => void) | null = null;
 
   fail(failure: { code: ChargerSocketFailureCode; hint: string }): void {
@@ -202,7 +208,7 @@ class ChargerWebSocket extends WebSocket {
       return;
     }
     this.alive = false;
-    this.ping();
+    if (!this.halfOpen) this.ping();
   }
 }
 
@@ -236,12 +242,18 @@ function onOpen(this: WebSocket): void {
 
 function onPong(this: WebSocket): void {
   const ws = this as ChargerWebSocket;
-  ws.alive = true;
+  if (!ws.halfOpen) ws.alive = true;
+}
+
+/** ws answers pings itself unless told not to (autoPong: false): a half-open socket does not. */
+function onPing(this: WebSocket, data: Buffer): void {
+  const ws = this as ChargerWebSocket;
+  if (!ws.halfOpen && ws.readyState === WebSocket.OPEN) ws.pong(data);
 }
 
 function onMessage(this: WebSocket, data: Buffer): void {
   const ws = this as ChargerWebSocket;
-  ws.alive = true;
+  if (!ws.halfOpen) ws.alive = true;
   ws.events.onMessage(data.toString('utf8'));
 }
 
@@ -277,6 +289,10 @@ class ChargerSocketHandle implements ChargerSocket {
     if (!this.ws.opened) this.ws.finished = true;
     this.ws.terminate();
   }
+
+  setHalfOpen(on: boolean): void {
+    this.ws.halfOpen = on;
+  }
 }
 
 /**
@@ -293,6 +309,7 @@ export function openChargerSocket(opts: ChargerSocketOptions, events: ChargerSoc
   const ws = new ChargerWebSocket(target, [opts.version], {
     // Measured: deflate costs ~10x memory and time per connection, and OCPP frames are small.
     perMessageDeflate: false,
+    autoPong: false, // onPing answers, unless the socket is half-open on purpose
     handshakeTimeout: opts.connectTimeoutMs ?? 10_000,
     headers,
     localAddress: opts.localAddress,
@@ -305,6 +322,7 @@ export function openChargerSocket(opts: ChargerSocketOptions, events: ChargerSoc
   ws.on('error', onError);
   ws.on('open', onOpen);
   ws.on('pong', onPong);
+  ws.on('ping', onPing);
   ws.on('message', onMessage);
   ws.on('close', onClose);
   return new ChargerSocketHandle(ws);

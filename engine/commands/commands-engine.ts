@@ -6,13 +6,16 @@ import { CommandConsumer } from './command-consumer.ts';
 import { CommandProducer } from './command-producer.ts';
 import { CommandStore } from './command-store.ts';
 import { resolveTarget, type CommandTarget, type Resolution } from './command-targets.ts';
+import { LinkConditionsBus } from './link-conditions-bus.ts';
 
 export interface CommandsEngine {
   store: CommandStore;
   producer: CommandProducer;
+  /** Link conditions (docs/faults.md) to the nodes holding the chargers, over the same broker. */
+  linkConditions: LinkConditionsBus;
   /** The chargers a command target names, in the caller's organization (the API's one way in). */
   resolveTarget(orgId: string, target: CommandTarget): Promise<Resolution>;
-  /** Subscribes to the command topics and starts the deadline sweep. */
+  /** Subscribes to the command topics (and the link conditions) and starts the deadline sweep. */
   start(): Promise<void>;
   /**
    * This node now holds these chargers (the host calls it after each rehydration page; whatever
@@ -44,12 +47,26 @@ export function createCommandsEngine(platform: Platform, host: ChargerHost): Com
     // Well past the usual message delay, well before the deadline.
     unclaimedMs: Math.min(5_000, Math.max(100, Math.floor(config.commandTimeoutMs / 2))),
   });
+  const linkConditions = new LinkConditionsBus({
+    mqtt: mqtt.client,
+    db,
+    host,
+    topicPrefix: config.mqttTopicPrefix,
+    log: platform.log.child({ area: 'link-conditions' }),
+  });
   return {
     store,
     producer,
+    linkConditions,
     resolveTarget: (orgId, target) => resolveTarget(db, orgId, target),
-    start: () => consumer.start(),
+    start: async () => {
+      await consumer.start();
+      await linkConditions.start();
+    },
     takeOver: (deploymentIds) => consumer.takeOver(deploymentIds),
-    close: () => consumer.close(),
+    close: async () => {
+      await linkConditions.close();
+      await consumer.close();
+    },
   };
 }

@@ -15,6 +15,7 @@ import type {
   SupervisorEvent,
 } from '../../actors/supervisor/supervisor-ports.ts';
 import type { ChargerActor, ChargerRuntime } from '../charger/charger-runtime.ts';
+import type { LinkConditions, Misbehaviour } from '../charger/link-conditions.ts';
 import { snapshotToStore, type StoredSnapshot } from '../charger/charger-snapshots.ts';
 import type { ChargerInspector } from '../charger/charger-inspector.ts';
 import type { Logger } from '../platform/log/logger.ts';
@@ -33,7 +34,7 @@ class HostedCharger implements ChargerHandle, PersistedCharger {
 
   constructor(
     source: ChargerSource,
-    private readonly actor: ChargerActor,
+    readonly actor: ChargerActor,
     private readonly writer: DeploymentWriteBehind,
     onResult: (result: CommandResult) => void,
     onStage: (deploymentId: string, event: StageEvent) => void,
@@ -189,6 +190,24 @@ export class ChargerHost {
     if (!charger) return false;
     (charger as HostedCharger).command(event);
     return true;
+  }
+
+  /** Sets or clears a charger's link conditions (docs/faults.md); false when it is not held here. */
+  setLinkConditions(deploymentId: string, conditions: LinkConditions | null): boolean {
+    const charger = this.#closed
+      ? undefined
+      : (this.#chargers().get(deploymentId) as HostedCharger | undefined);
+    if (!charger?.active) return false;
+    this.opts.runtime.setLinkConditions(charger.actor, conditions);
+    return true;
+  }
+
+  /** The charger misbehaves once on purpose (docs/faults.md); false when it is not held here or cannot. */
+  misbehave(deploymentId: string, m: Misbehaviour): boolean {
+    const charger = this.#closed
+      ? undefined
+      : (this.#chargers().get(deploymentId) as HostedCharger | undefined);
+    return !!charger?.active && this.opts.runtime.misbehave(charger.actor, m);
   }
 
   /** The newest stage event of a charger held here since it was (re)started here. */

@@ -18,6 +18,7 @@ export class LogEntry implements LogItemFields {
     readonly action: string | null,
     readonly frame: string,
     readonly error: string | null,
+    readonly injected: string | null = null,
   ) {}
 }
 

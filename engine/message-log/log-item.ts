@@ -1,5 +1,6 @@
 // One item of the OCPP message log and its JSON text, as the API, the stream and the MQTT relay
-// show it: {id, at, direction, type, message_id, action, frame, error}. The frame is kept as the
+// show it: {id, at, direction, type, message_id, action, frame, error}, plus `injected` on the
+// items of faults injected on purpose (docs/faults.md). The frame is kept as the
 // text that crossed the wire (valid JSON) and embedded as is, so what is shown is the exact frame
 // and nothing is parsed or serialized again per frame.
 
@@ -18,6 +19,8 @@ export interface LogItemFields {
   /** The frame's JSON text (one that was not JSON: a JSON string of its text, withheld if it names a secret). */
   frame: string;
   error: string | null;
+  /** What a link condition did to this frame (docs/faults.md); null or absent for a frame as it went. */
+  injected?: string | null;
 }
 
 const TYPE_NAMES: Readonly<Record<number, string>> = {
@@ -35,7 +38,8 @@ export function itemJson(e: LogItemFields): string {
   return (
     `{"id":"${e.id}","at":"${new Date(e.at).toISOString()}","direction":"${e.direction}",` +
     `"type":${(e.type !== null && TYPE_NAMES[e.type]) || 'null'},"message_id":${str(e.messageId)},` +
-    `"action":${str(e.action)},"frame":${e.frame},"error":${str(e.error)}}`
+    `"action":${str(e.action)},"frame":${e.frame},"error":${str(e.error)}` +
+    (e.injected ? `,"injected":${JSON.stringify(e.injected)}}` : '}')
   );
 }
 

@@ -89,8 +89,8 @@ export class MessageLog {
    */
   observer(key: string): FrameObserver | undefined {
     if (!this.enabled || this.#closed) return undefined;
-    return (direction, text, type, messageId, action, error) =>
-      this.record(key, direction, text, type, messageId, action, error);
+    return (direction, text, type, messageId, action, error, injected) =>
+      this.record(key, direction, text, type, messageId, action, error, injected);
   }
 
   record(
@@ -101,6 +101,7 @@ export class MessageLog {
     messageId: string | null,
     action: string | null,
     error: string | null,
+    injected?: string | null,
   ): void {
     if (this.#closed) return;
     const now = Date.now();
@@ -109,7 +110,10 @@ export class MessageLog {
     if (type === null) {
       frame = unreadableFrame(text);
       type = typeOfUnreadable(text);
-    } else if (mayHoldSecret(action, frame)) frame = maskSecrets(frame);
+    } else if (mayHoldSecret(action, frame) || (injected && action === null)) {
+      // An injected fault's copy of an answer does not know its action: masked to be safe.
+      frame = maskSecrets(frame);
+    }
     const entry = new LogEntry(
       charger,
       charger.nextId(now),
@@ -120,6 +124,7 @@ export class MessageLog {
       action,
       frame,
       error,
+      injected ?? null,
     );
     charger.push(entry, this.#ringSize);
     this.#pending.push(entry);

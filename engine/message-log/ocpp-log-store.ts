@@ -44,10 +44,11 @@ interface Row {
   action: string | null;
   frame: string;
   error: string | null;
+  injected: string | null;
 }
 
 const SELECT = `SELECT id, (extract(epoch FROM at) * 1000)::float8 AS at_ms, direction, type, message_id, action,
-  frame::text AS frame, error FROM ocpp_log`;
+  frame::text AS frame, error, injected FROM ocpp_log`;
 
 const fields = (r: Row): LogItemFields => ({
   id: r.id,
@@ -58,6 +59,7 @@ const fields = (r: Row): LogItemFields => ({
   action: r.action,
   frame: r.frame,
   error: r.error,
+  injected: r.injected,
 });
 
 const str = (v: string | null) => (v === null ? 'null' : JSON.stringify(v));
@@ -113,17 +115,17 @@ export class OcppLogStore {
     const rows = entries.map(
       (e) =>
         `{"k":"${e.owner.key}","i":${e.id},"t":${e.at},"d":"${e.direction}","y":${e.type ?? 'null'},` +
-        `"m":${str(e.messageId)},"a":${str(e.action)},"e":${str(e.error)},"f":${e.frame}}`,
+        `"m":${str(e.messageId)},"a":${str(e.action)},"e":${str(e.error)},"j":${str(e.injected ?? null)},"f":${e.frame}}`,
     );
     // The brackets go inside the join, which makes one flat string: around it they would make a
     // cons string that pg flattens into a second copy of every frame (promoted garbage in a boot).
     rows[0] = `[${rows[0]}`;
     rows[rows.length - 1] += ']';
     await this.db.query(
-      `INSERT INTO ocpp_log (charger_id, id, at, direction, type, message_id, action, frame, error)
-       SELECT u.k, u.i, to_timestamp(u.t / 1000.0), u.d, u.y, u.m, u.a, u.f, u.e
+      `INSERT INTO ocpp_log (charger_id, id, at, direction, type, message_id, action, frame, error, injected)
+       SELECT u.k, u.i, to_timestamp(u.t / 1000.0), u.d, u.y, u.m, u.a, u.f, u.e, u.j
        FROM json_to_recordset($1::json) AS u(k uuid, i bigint, t double precision, d text, y smallint, m text,
-         a text, e text, f json)
+         a text, e text, j text, f json)
        ON CONFLICT DO NOTHING`,
       [rows.join(',')],
     );

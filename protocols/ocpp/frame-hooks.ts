@@ -25,7 +25,8 @@ export type CallOutcome = 'result' | 'error' | 'timeout';
  * 5 and 6 in OCPP 2.1), null when the frame could not be read; `action` is the CALL's action, also
  * on its CALLRESULT / CALLERROR (null when it answers no call of ours); `error` says why the frame
  * failed validation (schema or framing), else null. Positional on purpose: called per frame, it
- * allocates nothing.
+ * allocates nothing. `injected` is never given by an endpoint: a charger's link conditions
+ * (engine/charger/link-conditions.ts) name with it what they did to the frame (drop, duplicate, ...).
  */
 export type FrameObserver = (
   direction: 'in' | 'out',
@@ -34,6 +35,7 @@ export type FrameObserver = (
   messageId: string | null,
   action: string | null,
   error: string | null,
+  injected?: string | null,
 ) => void;
 
 /** The observers of one endpoint (part of RpcEndpointOptions). */

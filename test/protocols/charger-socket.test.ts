@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { openChargerSocket, type ChargerSocketOptions } from '../../engine/charger/ws-client.ts';
 import { RpcClosedError, RpcEndpoint, type OcppVersion } from '../../protocols/ocpp/index.ts';
 import { startStrictCsms, type StrictCsms } from '../support/strict-csms.ts';
@@ -262,6 +262,33 @@ describe('charger socket keep-alive', () => {
     await charger.opened;
     const info = await charger.closed;
     assert.equal(info.code, 1006);
+  });
+
+  test("the central system's pings are answered, and not while the socket is half-open on purpose", async (t) => {
+    const server = new WebSocketServer({ port: 0, host: '127.0.0.1', handleProtocols: () => 'ocpp1.6' });
+    await new Promise((resolve) => server.once('listening', resolve));
+    const connected = new Promise<WebSocket>((resolve) => server.once('connection', resolve));
+    const { port } = server.address() as { port: number };
+    const charger = connectCharger({ url: `ws://127.0.0.1:${port}`, identity: 'CP-2', version: 'ocpp1.6' });
+    // Before the server's close, which waits for its connections.
+    t.after(() => charger.socket.drop());
+    t.after(() => new Promise((resolve) => server.close(resolve)));
+    await charger.opened;
+    const peer = await connected;
+    const pong = (ms: number) =>
+      new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), ms);
+        peer.once('pong', () => {
+          clearTimeout(timer);
+          resolve(true);
+        });
+        peer.ping();
+      });
+    assert.equal(await pong(1000), true);
+    charger.socket.setHalfOpen(true);
+    assert.equal(await pong(200), false);
+    charger.socket.setHalfOpen(false);
+    assert.equal(await pong(1000), true);
   });
 });
 
