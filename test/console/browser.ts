@@ -25,7 +25,8 @@ const pages = new Map<TestContext, { page: Page; errors: string[] }>();
 export async function openPage(browser: Browser, t: TestContext): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
   const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
+  // Generous: four test files share two cores, and a charger session takes a while on a busy one.
+  page.setDefaultTimeout(60_000);
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(String(err)));
   pages.set(t, { page, errors });

@@ -27,7 +27,7 @@ async function commandStatus(page: Page, label: string): Promise<string> {
     .locator(`[data-testid="commands"] li[data-label="${label}"]`)
     .first()
     .getByTestId('command-status');
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     const text = (await badge.textContent()) ?? '';
     if (!['sending', 'queued', 'received', 'sent'].includes(text)) return text;

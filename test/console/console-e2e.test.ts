@@ -39,7 +39,7 @@ async function finalStatus(page: Page, label: string): Promise<string> {
   return (await badge.textContent())!;
 }
 
-async function assertEventually(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+async function assertEventually(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
