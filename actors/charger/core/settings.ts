@@ -152,6 +152,8 @@ export const SETTINGS: Record<string, SettingDef> = {
     0,
   ),
   NetworkConfigurationPriority: def('csl', false, '0', 'OCPPCommCtrlr', 'NetworkConfigurationPriority'),
+  // DataTransfer (blocks/data-transfer.ts): vendors the charger knows besides its own boot vendor.
+  DataTransferVendorIds: def('csl', false, '', 'DataTransferCtrlr', 'VendorIds'),
 };
 
 export const SETTING_KEYS = Object.keys(SETTINGS);

@@ -3,6 +3,7 @@
 // Each handler's `p` is its action's 2.0.1 request and its answer must be the 2.0.1 response
 // (core/csms-calls.ts; 2.1 payloads are read through 2.0.1's types, see ocpp-wires.ts); the link
 // validated `p` against the official schema of the charger's version before.
+import { dataTransfer } from '../blocks/data-transfer.ts';
 import type { CsmsCalls } from '../core/csms-calls.ts';
 import type { OcppRequest, OcppResponse } from '../../../protocols/ocpp/ocpp-types.ts';
 import { authStatus, iso } from '../wire/basics.ts';
@@ -142,7 +143,10 @@ export const OCPP2_CALLS: CsmsCalls<'ocpp2.0.1'> = {
     };
   },
 
-  DataTransfer: (p) => ({ status: 'Accepted', ...(p.data !== undefined ? { data: p.data } : {}) }),
+  DataTransfer: (p, s) => {
+    const status = dataTransfer(s, p.vendorId);
+    return { status, ...(status === 'Accepted' && p.data !== undefined ? { data: p.data } : {}) };
+  },
 
   // Reservation (H01 by EVSE, by connector type, or any EVSE; H02)
   ReserveNow: (p, s) => ({
