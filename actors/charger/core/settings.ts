@@ -33,6 +33,14 @@ export const READABLE_MEASURANDS = [
 ] as const;
 export type Measurand = (typeof READABLE_MEASURANDS)[number];
 
+/**
+ * The measurands this model can read, of those its version carries: an AC charger (IEC 61851, no
+ * ISO 15118 in the catalog's models) learns nothing of the EV's battery, so it has no SoC.
+ */
+export function readableMeasurands(model: ChargerModel, carried: readonly Measurand[]): readonly Measurand[] {
+  return model.current_type === 'AC' ? carried.filter((m) => m !== 'SoC') : carried;
+}
+
 /** A measurand list setting: a csl whose members are READABLE_MEASURANDS (the version may carry fewer). */
 const measurands = (...args: Parameters<typeof def>): SettingDef => ({
   ...def(...args),
