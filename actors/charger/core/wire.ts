@@ -114,7 +114,10 @@ export interface OcppWire<V extends OcppVersion = OcppVersion> {
   txEndedIntervals: { sampled: string; aligned: string };
   /** A clock-aligned sample of the charger's main meter (1.6 connector 0, 2.0.1 evseId 0). */
   mainMeterValues(ctx: ChargerContext, at: number): OutboundCall;
-  /** Meter values outside a transaction (TriggerMessage MeterValues; a clock-aligned sample with 'clock'). */
+  /**
+   * A MeterValues request of a connector (TriggerMessage MeterValues, F06: in a transaction too, naming
+   * it where the version does; a clock-aligned sample outside a transaction with 'clock').
+   */
   meterValues(ctx: ChargerContext, c: Connector, at: number, cause?: 'trigger' | 'clock'): OutboundCall;
 
   // Operator commands that stand for a CSMS call: the charger runs its own handler of that call,
