@@ -1,7 +1,8 @@
 // Every OCPP 2.0.1 call a central system makes to a charger, answered end to end (e2e-calls.ts).
 import assert from 'node:assert/strict';
-import { rpcCode, type Json } from './e2e-suite.ts';
+import { MODEL, rpcCode, type Json } from './e2e-suite.ts';
 import { callSuite, triggered, type Case } from './e2e-calls.ts';
+import { createCertificateAuthority } from '../../engine/platform/certificates/x509.ts';
 
 const TX_DEFAULT_6KW_2 = {
   evseId: 1,
@@ -17,6 +18,59 @@ const TX_DEFAULT_6KW_2 = {
 };
 
 const OCPP2: Case[] = [
+  [
+    'M05/M03 InstallCertificate CSMSRootCertificate Accepted, then GetInstalledCertificateIds lists it',
+    async (e, id) => {
+      const root = await createCertificateAuthority('CSMS Root 2.0.1');
+      const certificateType = 'CSMSRootCertificate';
+      assert.deepEqual(await e.call(id, 'InstallCertificate', { certificateType, certificate: root.certPem }), {
+        status: 'Accepted',
+      });
+      const listed = await e.call(id, 'GetInstalledCertificateIds', { certificateType: [certificateType] });
+      assert.equal(listed.status, 'Accepted');
+      assert.equal(listed.certificateHashDataChain[0].certificateType, certificateType);
+    },
+  ],
+  [
+    'F06 TriggerMessage MeterValues on an EVSE with a transaction: MeterValues after the answer, no TransactionEvent',
+    async (e, id, c) => {
+      c.actor.send({ type: 'PLUG_IN', connectorId: 1 });
+      c.actor.send({ type: 'PRESENT_TOKEN', connectorId: 1, idTag: 'TAG-F06' });
+      await e.waitReceived(id, 'TransactionEvent', 1);
+      await e.quiet(c);
+      const events = e.received(id, 'TransactionEvent').length;
+      assert.deepEqual(
+        await e.call(id, 'TriggerMessage', { requestedMessage: 'MeterValues', evse: { id: 1 } }),
+        { status: 'Accepted' },
+      );
+      const [mv] = await e.waitReceived(id, 'MeterValues', 1);
+      assert.equal(mv.params.evseId, 1);
+      await e.quiet(c);
+      assert.equal(e.received(id, 'TransactionEvent').length, events);
+    },
+  ],
+  [
+    'B11 Reset Immediate during a transaction: the CALLRESULT, then TransactionEvent Ended, then the boot and the security events',
+    async (e, id, c) => {
+      c.actor.send({ type: 'PLUG_IN', connectorId: 1 });
+      c.actor.send({ type: 'PRESENT_TOKEN', connectorId: 1, idTag: 'TAG-B11' });
+      await e.waitReceived(id, 'TransactionEvent', 1);
+      await e.quiet(c);
+      const boots = e.received(id, 'BootNotification').length;
+      assert.deepEqual(await e.call(id, 'Reset', { type: 'Immediate' }), { status: 'Accepted' });
+      await e.waitReceived(id, 'BootNotification', boots + 1);
+      await e.online(c);
+      await e.waitReceived(id, 'SecurityEventNotification', 2);
+      const { answer, later } = e.answerAndAfter(id, 'Reset');
+      assert.deepEqual(answer?.[2], { status: 'Accepted' });
+      const actions = later.filter((f) => f[0] === 2).map((f) => f[2] === 'TransactionEvent' ? `${f[2]} ${f[3].eventType}` : f[2]);
+      assert.ok(actions.indexOf('TransactionEvent Ended') < actions.indexOf('BootNotification'));
+      assert.deepEqual(
+        actions.filter((a) => a === 'SecurityEventNotification').length,
+        2,
+      );
+    },
+  ],
   [
     'B06 GetVariables answers each variable, or why not',
     async (e, id) => {
@@ -191,15 +245,22 @@ const OCPP2: Case[] = [
     },
   ],
   [
-    'DataTransfer is Accepted and its data echoed',
+    "P01 DataTransfer for the charger's own vendor is Accepted and its data echoed",
     async (e, id) =>
       assert.deepEqual(
-        await e.call(id, 'DataTransfer', { vendorId: 'acme', messageId: 'echo', data: 'hi' }),
+        await e.call(id, 'DataTransfer', { vendorId: MODEL.boot_vendor, messageId: 'echo', data: 'hi' }),
         {
           status: 'Accepted',
           data: 'hi',
         },
       ),
+  ],
+  [
+    'P01 DataTransfer for a vendor the charger does not know is UnknownVendorId',
+    async (e, id) =>
+      assert.deepEqual(await e.call(id, 'DataTransfer', { vendorId: 'acme', messageId: 'echo', data: 'hi' }), {
+        status: 'UnknownVendorId',
+      }),
   ],
   [
     'CostUpdated (no tariff block yet) is answered NotImplemented',
