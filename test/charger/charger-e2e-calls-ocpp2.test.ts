@@ -19,6 +19,42 @@ const TX_DEFAULT_6KW_2 = {
 
 const OCPP2: Case[] = [
   [
+    'E14 GetTransactionStatus: ongoingIndicator for a running transaction, nothing queued online',
+    async (e, id, c) => {
+      c.actor.send({ type: 'PLUG_IN', connectorId: 1 });
+      c.actor.send({ type: 'PRESENT_TOKEN', connectorId: 1, idTag: 'TAG-E14' });
+      const [started] = await e.waitReceived(id, 'TransactionEvent', 1);
+      await e.quiet(c);
+      const transactionId = started.params.transactionInfo.transactionId;
+      assert.deepEqual(await e.call(id, 'GetTransactionStatus', { transactionId }), {
+        messagesInQueue: false,
+        ongoingIndicator: true,
+      });
+      assert.deepEqual(await e.call(id, 'GetTransactionStatus', {}), { messagesInQueue: false });
+    },
+  ],
+  [
+    'K09 GetChargingProfiles: Accepted, then ReportChargingProfiles per EVSE after the answer',
+    async (e, id, c) => {
+      await e.call(id, 'SetChargingProfile', TX_DEFAULT_6KW_2);
+      await e.quiet(c);
+      assert.deepEqual(await e.call(id, 'GetChargingProfiles', { requestId: 4, chargingProfile: {} }), {
+        status: 'Accepted',
+      });
+      const [report] = await e.waitReceived(id, 'ReportChargingProfiles', 1);
+      assert.deepEqual(
+        [report.params.requestId, report.params.evseId, report.params.chargingLimitSource, report.params.tbc],
+        [4, 1, 'CSO', undefined],
+      );
+      assert.equal(report.params.chargingProfile[0].id, 1);
+      assert.deepEqual(e.answerAndAfter(id, 'GetChargingProfiles').before, []);
+      assert.deepEqual(
+        await e.call(id, 'GetChargingProfiles', { requestId: 5, chargingProfile: { chargingLimitSource: ['EMS'] } }),
+        { status: 'NoProfiles' },
+      );
+    },
+  ],
+  [
     'M05/M03 InstallCertificate CSMSRootCertificate Accepted, then GetInstalledCertificateIds lists it',
     async (e, id) => {
       const root = await createCertificateAuthority('CSMS Root 2.0.1');

@@ -48,6 +48,45 @@ export function setRemoteStartProfile(s: Step, connectorId: number, p: ChargingP
   return true;
 }
 
+/** K09 GetChargingProfiles' criteria in the charger's terms (every one given must match). */
+export interface ProfileQuery {
+  /** undefined: every connector; 0: the charger-wide profiles. */
+  connectorId?: number;
+  ids?: number[];
+  purpose?: ChargingProfile['purpose'] | null;
+  stackLevel?: number;
+  /** The sources asked for; the CSMS's own profiles are the charger's only source ('CSO'). */
+  sources?: string[];
+}
+
+/** Where the charger's profiles come from: all of them from the CSMS (K09 chargingLimitSource). */
+export const PROFILE_SOURCE = 'CSO';
+
+/** At most this many profiles per ReportChargingProfiles (the rest follow, tbc on all but the last). */
+export const PROFILES_PER_REPORT = 8;
+
+/**
+ * K09: the installed profiles matching the query, grouped as the reports go: one group per
+ * connector (EVSE) and source, each cut into pages of PROFILES_PER_REPORT.
+ */
+export function profilePages(s: Step, q: ProfileQuery): { connectorId: number; source: string; profiles: ChargingProfile[] }[] {
+  if (q.sources?.length && !q.sources.includes(PROFILE_SOURCE)) return [];
+  const found = s.ctx.profiles.filter(
+    (p) =>
+      (q.connectorId === undefined || p.connectorId === q.connectorId) &&
+      (!q.ids?.length || q.ids.includes(p.id)) &&
+      (q.purpose === undefined || p.purpose === q.purpose) &&
+      (q.stackLevel === undefined || p.stackLevel === q.stackLevel),
+  );
+  const byConnector = new Map<number, ChargingProfile[]>();
+  for (const p of found) byConnector.set(p.connectorId, [...(byConnector.get(p.connectorId) ?? []), p]);
+  const pages: { connectorId: number; source: string; profiles: ChargingProfile[] }[] = [];
+  for (const [connectorId, list] of [...byConnector].sort((a, b) => a[0] - b[0]))
+    for (let i = 0; i < list.length; i += PROFILES_PER_REPORT)
+      pages.push({ connectorId, source: PROFILE_SOURCE, profiles: list.slice(i, i + PROFILES_PER_REPORT) });
+  return pages;
+}
+
 /** K10: removes the profiles matching every criterion given; true when any was removed. */
 export function clearProfiles(s: Step, c: ProfileCriteria): boolean {
   const matches = (p: ChargingProfile) =>

@@ -5,15 +5,17 @@
 // validated `p` against the official schema of the charger's version before.
 import { dataTransfer } from '../blocks/data-transfer.ts';
 import type { CsmsCalls } from '../core/csms-calls.ts';
+import type { Step } from '../core/step.ts';
 import type { OcppRequest, OcppResponse } from '../../../protocols/ocpp/ocpp-types.ts';
-import { authStatus, iso } from '../wire/basics.ts';
+import { authStatus, call, iso } from '../wire/basics.ts';
 import { chargingProfile, clearedAnswer, compositePeriod, purposeFrom } from '../wire/charging-profile.ts';
 import { clearCache } from '../blocks/authorization.ts';
 import { changeAvailability } from '../blocks/availability.ts';
 import { localListVersion, updateLocalList } from '../blocks/local-list.ts';
 import { remoteStart, remoteStop, reset, trigger, unlock } from '../blocks/remote-control.ts';
-import { clearProfiles, compositeLimit, setProfile } from '../blocks/smart-charging.ts';
-import { connectorByTxId } from '../blocks/transactions.ts';
+import { clearProfiles, compositeLimit, profilePages, setProfile } from '../blocks/smart-charging.ts';
+import type { ChargingProfile } from '../core/context.ts';
+import { connectorByTxId, transactionStatus } from '../blocks/transactions.ts';
 import { cancelReservation, reserve } from '../blocks/reservation.ts';
 import { getBaseReport, getReport, getVariables, setVariables } from './device-model.ts';
 import { PURPOSE, PURPOSE_2 } from './ocpp2-names.ts';
@@ -44,6 +46,39 @@ const profile2 = (evseId: number, p: Profile2, now: number) =>
     p,
     now,
   );
+
+/** A profile as 2.x writes it (K09 ReportChargingProfiles): its schedule has the profile's id. */
+function profileOut2(s: Step, p: ChargingProfile): Profile2 {
+  const txId = p.purpose === 'Tx' ? s.ctx.connectors.find((c) => c.tx && c.tx.ref === p.txRef)?.tx?.id : undefined;
+  const transactionId = txId ?? (p.transactionId !== undefined ? String(p.transactionId) : undefined);
+  return {
+    id: p.id,
+    stackLevel: p.stackLevel,
+    chargingProfilePurpose: PURPOSE_2[p.purpose] as Profile2['chargingProfilePurpose'],
+    chargingProfileKind: p.startAt ? 'Absolute' : 'Relative',
+    ...(p.validTo ? { validTo: iso(p.validTo) } : {}),
+    ...(transactionId !== undefined ? { transactionId } : {}),
+    chargingSchedule: [
+      {
+        id: p.id,
+        chargingRateUnit: p.unit,
+        ...(p.startAt ? { startSchedule: iso(p.startAt) } : {}),
+        ...(p.duration !== undefined ? { duration: p.duration } : {}),
+        chargingSchedulePeriod: p.periods.map((x) => ({ ...x })),
+      },
+    ],
+  };
+}
+
+/** The local ref of the transaction the charger named `id`: running, or with messages still queued. */
+function txRefOf2(s: Step, id: string): number | null {
+  const running = connectorByTxId(s, id)?.tx?.ref;
+  if (running !== undefined) return running;
+  const queued = s.ctx.outbox.find(
+    (x) => (x.payload.transactionInfo as { transactionId?: string } | undefined)?.transactionId === id,
+  );
+  return queued?.tx ?? null;
+}
 
 export const OCPP2_CALLS: CsmsCalls<'ocpp2.0.1'> = {
   // Configuration (the device model)
@@ -134,6 +169,29 @@ export const OCPP2_CALLS: CsmsCalls<'ocpp2.0.1'> = {
     });
     return clearedAnswer(cleared);
   },
+  // K09: one ReportChargingProfiles per EVSE and source (paged, tbc on all but the last), after the answer.
+  GetChargingProfiles: (p, s) => {
+    const k = p.chargingProfile;
+    const pages = profilePages(s, {
+      connectorId: p.evseId,
+      ids: k.chargingProfileId,
+      purpose: purposeFrom(PURPOSE_2, k.chargingProfilePurpose),
+      stackLevel: k.stackLevel,
+      sources: k.chargingLimitSource,
+    });
+    pages.forEach((page, i) =>
+      s.call(
+        call('ReportChargingProfiles', {
+          requestId: p.requestId,
+          chargingLimitSource: page.source,
+          evseId: page.connectorId,
+          chargingProfile: page.profiles.map((x) => profileOut2(s, x)),
+          ...(i < pages.length - 1 ? { tbc: true } : {}),
+        }),
+      ),
+    );
+    return { status: pages.length ? 'Accepted' : 'NoProfiles' };
+  },
   GetCompositeSchedule: (p, s) => {
     const composite = compositeLimit(s, p.evseId, p.chargingRateUnit);
     if (!composite) return { status: 'Rejected' };
@@ -141,6 +199,13 @@ export const OCPP2_CALLS: CsmsCalls<'ocpp2.0.1'> = {
       status: 'Accepted',
       schedule: { evseId: p.evseId, scheduleStart: iso(s.now), ...compositePeriod(composite, p.duration) },
     };
+  },
+
+  // E14: the local transaction a 2.x transactionId names, running or only in the queue (its Ended waits).
+  GetTransactionStatus: (p, s) => {
+    const ref = p.transactionId === undefined ? undefined : txRefOf2(s, p.transactionId);
+    const { ongoing, queued } = transactionStatus(s, ref);
+    return { messagesInQueue: queued, ...(ongoing !== undefined ? { ongoingIndicator: ongoing } : {}) };
   },
 
   DataTransfer: (p, s) => {
