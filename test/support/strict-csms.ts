@@ -27,7 +27,8 @@
  * Heartbeat; StatusNotification; Authorize Accepted; StartTransaction with transactionIds 1, 2, ...;
  * StopTransaction; MeterValues; TransactionEvent; NotifyReport; NotifyEvent; DataTransfer Accepted;
  * SecurityEventNotification; FirmwareStatusNotification; DiagnosticsStatusNotification;
- * LogStatusNotification; ReservationStatusUpdate. Anything else answers NotImplemented.
+ * LogStatusNotification; ReservationStatusUpdate; ReportChargingProfiles; NotifyDisplayMessages.
+ * Anything else answers NotImplemented.
  *
  * Records (all in arrival order):
  * - received: CALLs that passed strict validation and reached a handler.
@@ -142,6 +143,9 @@ function defaultHandlers(): Record<string, CsmsHandler> {
     LogStatusNotification: () => ({}),
     // Reservations (2.0.1 H04)
     ReservationStatusUpdate: () => ({}),
+    // Reports that follow a CSMS call (2.0.1 K09, O04)
+    ReportChargingProfiles: () => ({}),
+    NotifyDisplayMessages: () => ({}),
     // firmware: the 1.6 security extension's signed update
     SignedFirmwareStatusNotification: () => ({}),
   };
