@@ -299,12 +299,29 @@ const OCPP2: Case[] = [
       }),
   ],
   [
-    'CostUpdated (no tariff block yet) is answered NotImplemented',
-    async (e, id) =>
-      assert.rejects(
-        e.call(id, 'CostUpdated', { totalCost: 1, transactionId: 'x' }),
-        (err) => rpcCode(err) === 'NotImplemented',
-      ),
+    'I02 CostUpdated during a transaction is answered, and the charger keeps the total for it',
+    async (e, id, c) => {
+      c.actor.send({ type: 'PLUG_IN', connectorId: 1 });
+      c.actor.send({ type: 'PRESENT_TOKEN', connectorId: 1, idTag: 'TAG-I02' });
+      const [started] = await e.waitReceived(id, 'TransactionEvent', 1);
+      const transactionId = started.params.transactionInfo.transactionId;
+      assert.deepEqual(await e.call(id, 'CostUpdated', { totalCost: 4.2, transactionId }), {});
+      assert.equal(c.ctx().costs?.[String(c.ctx().connectors[0].tx!.ref)]?.total, 4.2);
+    },
+  ],
+  [
+    'O01/O04/O05 SetDisplayMessage, GetDisplayMessages -> NotifyDisplayMessages after the answer, ClearDisplayMessage',
+    async (e, id, c) => {
+      const message = { id: 3, priority: 'AlwaysFront', message: { format: 'UTF8', content: 'Hello' } };
+      assert.deepEqual(await e.call(id, 'SetDisplayMessage', { message }), { status: 'Accepted' });
+      await e.quiet(c);
+      assert.deepEqual(await e.call(id, 'GetDisplayMessages', { requestId: 8 }), { status: 'Accepted' });
+      const [notify] = await e.waitReceived(id, 'NotifyDisplayMessages', 1);
+      assert.deepEqual(notify.params, { requestId: 8, messageInfo: [message] });
+      assert.deepEqual(e.answerAndAfter(id, 'GetDisplayMessages').before, []);
+      assert.deepEqual(await e.call(id, 'ClearDisplayMessage', { id: 3 }), { status: 'Accepted' });
+      assert.deepEqual(await e.call(id, 'GetDisplayMessages', { requestId: 9 }), { status: 'Unknown' });
+    },
   ],
   [
     'B11 Reset Immediate: Accepted, then the charger boots again and is online',

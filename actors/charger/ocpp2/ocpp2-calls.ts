@@ -4,6 +4,7 @@
 // (core/csms-calls.ts; 2.1 payloads are read through 2.0.1's types, see ocpp-wires.ts); the link
 // validated `p` against the official schema of the charger's version before.
 import { dataTransfer } from '../blocks/data-transfer.ts';
+import { costUpdated } from '../blocks/tariff-cost.ts';
 import type { CsmsCalls } from '../core/csms-calls.ts';
 import type { Step } from '../core/step.ts';
 import type { OcppRequest, OcppResponse } from '../../../protocols/ocpp/ocpp-types.ts';
@@ -17,6 +18,12 @@ import { clearProfiles, compositeLimit, profilePages, setProfile } from '../bloc
 import type { ChargingProfile } from '../core/context.ts';
 import { connectorByTxId, transactionStatus } from '../blocks/transactions.ts';
 import { cancelReservation, reserve } from '../blocks/reservation.ts';
+import {
+  clearDisplayMessage,
+  reportDisplayMessages,
+  setDisplayMessage,
+  type DisplayMessage,
+} from '../blocks/display-messages.ts';
 import { getBaseReport, getReport, getVariables, setVariables } from './device-model.ts';
 import { PURPOSE, PURPOSE_2 } from './ocpp2-names.ts';
 import { FIRMWARE_2_CALLS, triggerTransferStatus2 } from './ocpp2-firmware.ts';
@@ -67,6 +74,26 @@ function profileOut2(s: Step, p: ChargingProfile): Profile2 {
         chargingSchedulePeriod: p.periods.map((x) => ({ ...x })),
       },
     ],
+  };
+}
+
+type MessageInfo2 = OcppRequest<'ocpp2.0.1', 'SetDisplayMessage'>['message'];
+
+/** A display message as 2.x writes it (O04 NotifyDisplayMessages). */
+function messageOut2(s: Step, m: DisplayMessage): MessageInfo2 {
+  const transactionId = m.txRef === undefined ? undefined : s.ctx.connectors.find((c) => c.tx?.ref === m.txRef)?.tx?.id;
+  return {
+    id: m.id,
+    priority: m.priority,
+    ...(m.state ? { state: m.state } : {}),
+    ...(m.startAt !== undefined ? { startDateTime: iso(m.startAt) } : {}),
+    ...(m.endAt !== undefined ? { endDateTime: iso(m.endAt) } : {}),
+    ...(transactionId !== undefined ? { transactionId } : {}),
+    message: {
+      format: m.format as MessageInfo2['message']['format'],
+      ...(m.language ? { language: m.language } : {}),
+      content: m.content,
+    },
   };
 }
 
@@ -206,6 +233,45 @@ export const OCPP2_CALLS: CsmsCalls<'ocpp2.0.1'> = {
     const ref = p.transactionId === undefined ? undefined : txRefOf2(s, p.transactionId);
     const { ongoing, queued } = transactionStatus(s, ref);
     return { messagesInQueue: queued, ...(ongoing !== undefined ? { ongoingIndicator: ongoing } : {}) };
+  },
+
+  // Display messages (block O; blocks/display-messages.ts)
+  SetDisplayMessage: (p, s) => {
+    const m = p.message;
+    const txRef = m.transactionId === undefined ? undefined : connectorByTxId(s, m.transactionId)?.tx?.ref;
+    return {
+      status: setDisplayMessage(
+        s,
+        {
+          id: m.id,
+          priority: m.priority,
+          ...(m.state ? { state: m.state } : {}),
+          ...(m.startDateTime ? { startAt: Date.parse(m.startDateTime) } : {}),
+          ...(m.endDateTime ? { endAt: Date.parse(m.endDateTime) } : {}),
+          ...(txRef !== undefined ? { txRef } : {}),
+          format: m.message.format,
+          ...(m.message.language ? { language: m.message.language } : {}),
+          content: m.message.content,
+        },
+        m.transactionId === undefined || txRef !== undefined,
+      ),
+    };
+  },
+  GetDisplayMessages: (p, s) => ({
+    status: reportDisplayMessages(s, { ids: p.id, priority: p.priority, state: p.state }, (messages, more) =>
+      call('NotifyDisplayMessages', {
+        requestId: p.requestId,
+        messageInfo: messages.map((m) => messageOut2(s, m)),
+        ...(more ? { tbc: true } : {}),
+      }),
+    ),
+  }),
+  ClearDisplayMessage: (p, s) => ({ status: clearDisplayMessage(s, p.id) }),
+
+  // Tariff and cost (block I; blocks/tariff-cost.ts)
+  CostUpdated: (p, s) => {
+    costUpdated(s, connectorByTxId(s, p.transactionId)?.tx?.ref, p.totalCost);
+    return {};
   },
 
   DataTransfer: (p, s) => {

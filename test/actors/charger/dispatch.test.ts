@@ -103,9 +103,9 @@ test('ocpp1.6: a CSMS call the charger has no block for is answered NotImplement
   h.finish();
 });
 
-test('ocpp2.0.1: a CSMS call the charger has no block for is answered NotImplemented (CostUpdated)', async () => {
+test('ocpp2.0.1: a CSMS call the charger has no block for is answered NotImplemented (SetMonitoringLevel)', async () => {
   const h = online('ocpp2.0.1');
-  await assert.rejects(h.csmsCall('CostUpdated', { totalCost: 1, transactionId: 'x' }), /NotImplemented/);
+  await assert.rejects(h.csmsCall('SetMonitoringLevel', { severity: 5 }), /NotImplemented/);
   h.finish();
 });
 
