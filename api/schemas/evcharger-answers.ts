@@ -157,7 +157,8 @@ export const deploymentDetail = z.object({
       ev_connected: z.boolean(),
       id_tag: nullable(z.string()),
       cost: nullable(z.number()).meta({
-        description: "OCPP 2.0.1 I02: the running transaction's total cost, as the central system's last CostUpdated said",
+        description:
+          "OCPP 2.0.1 I02: the running transaction's total cost, as the central system's last CostUpdated said",
       }),
       cost_updated_at: nullable(dateTime),
     }),

@@ -21,9 +21,12 @@ const OCPP16: Case[] = [
     async (e, id) => {
       const root = await createCertificateAuthority('CSMS Root 1.6');
       const certificateType = 'CentralSystemRootCertificate';
-      assert.deepEqual(await e.call(id, 'InstallCertificate', { certificateType, certificate: root.certPem }), {
-        status: 'Accepted',
-      });
+      assert.deepEqual(
+        await e.call(id, 'InstallCertificate', { certificateType, certificate: root.certPem }),
+        {
+          status: 'Accepted',
+        },
+      );
       const listed = await e.call(id, 'GetInstalledCertificateIds', { certificateType });
       assert.equal(listed.status, 'Accepted');
       assert.equal(listed.certificateHashData.length, 1);
@@ -171,9 +174,12 @@ const OCPP16: Case[] = [
   [
     'P01 DataTransfer for a vendor the charger does not know is UnknownVendorId',
     async (e, id) =>
-      assert.deepEqual(await e.call(id, 'DataTransfer', { vendorId: 'acme', messageId: 'echo', data: 'hi' }), {
-        status: 'UnknownVendorId',
-      }),
+      assert.deepEqual(
+        await e.call(id, 'DataTransfer', { vendorId: 'acme', messageId: 'echo', data: 'hi' }),
+        {
+          status: 'UnknownVendorId',
+        },
+      ),
   ],
   [
     'UpdateFirmware is answered with its empty confirmation (the update itself: charger-e2e-firmware)',

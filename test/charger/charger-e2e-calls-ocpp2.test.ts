@@ -1,6 +1,6 @@
 // Every OCPP 2.0.1 call a central system makes to a charger, answered end to end (e2e-calls.ts).
 import assert from 'node:assert/strict';
-import { MODEL, rpcCode, type Json } from './e2e-suite.ts';
+import { MODEL, type Json } from './e2e-suite.ts';
 import { callSuite, triggered, type Case } from './e2e-calls.ts';
 import { createCertificateAuthority } from '../../engine/platform/certificates/x509.ts';
 
@@ -49,7 +49,10 @@ const OCPP2: Case[] = [
       assert.equal(report.params.chargingProfile[0].id, 1);
       assert.deepEqual(e.answerAndAfter(id, 'GetChargingProfiles').before, []);
       assert.deepEqual(
-        await e.call(id, 'GetChargingProfiles', { requestId: 5, chargingProfile: { chargingLimitSource: ['EMS'] } }),
+        await e.call(id, 'GetChargingProfiles', {
+          requestId: 5,
+          chargingProfile: { chargingLimitSource: ['EMS'] },
+        }),
         { status: 'NoProfiles' },
       );
     },
@@ -59,9 +62,12 @@ const OCPP2: Case[] = [
     async (e, id) => {
       const root = await createCertificateAuthority('CSMS Root 2.0.1');
       const certificateType = 'CSMSRootCertificate';
-      assert.deepEqual(await e.call(id, 'InstallCertificate', { certificateType, certificate: root.certPem }), {
-        status: 'Accepted',
-      });
+      assert.deepEqual(
+        await e.call(id, 'InstallCertificate', { certificateType, certificate: root.certPem }),
+        {
+          status: 'Accepted',
+        },
+      );
       const listed = await e.call(id, 'GetInstalledCertificateIds', { certificateType: [certificateType] });
       assert.equal(listed.status, 'Accepted');
       assert.equal(listed.certificateHashDataChain[0].certificateType, certificateType);
@@ -99,12 +105,11 @@ const OCPP2: Case[] = [
       await e.waitReceived(id, 'SecurityEventNotification', 2);
       const { answer, later } = e.answerAndAfter(id, 'Reset');
       assert.deepEqual(answer?.[2], { status: 'Accepted' });
-      const actions = later.filter((f) => f[0] === 2).map((f) => f[2] === 'TransactionEvent' ? `${f[2]} ${f[3].eventType}` : f[2]);
+      const actions = later
+        .filter((f) => f[0] === 2)
+        .map((f) => (f[2] === 'TransactionEvent' ? `${f[2]} ${f[3].eventType}` : f[2]));
       assert.ok(actions.indexOf('TransactionEvent Ended') < actions.indexOf('BootNotification'));
-      assert.deepEqual(
-        actions.filter((a) => a === 'SecurityEventNotification').length,
-        2,
-      );
+      assert.deepEqual(actions.filter((a) => a === 'SecurityEventNotification').length, 2);
     },
   ],
   [
@@ -294,9 +299,12 @@ const OCPP2: Case[] = [
   [
     'P01 DataTransfer for a vendor the charger does not know is UnknownVendorId',
     async (e, id) =>
-      assert.deepEqual(await e.call(id, 'DataTransfer', { vendorId: 'acme', messageId: 'echo', data: 'hi' }), {
-        status: 'UnknownVendorId',
-      }),
+      assert.deepEqual(
+        await e.call(id, 'DataTransfer', { vendorId: 'acme', messageId: 'echo', data: 'hi' }),
+        {
+          status: 'UnknownVendorId',
+        },
+      ),
   ],
   [
     'I02 CostUpdated during a transaction is answered, and the charger keeps the total for it',

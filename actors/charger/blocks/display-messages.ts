@@ -133,7 +133,11 @@ export function messageOnShow(
   for (const m of ctx.displayMessages ?? []) {
     if (!alive(m, now, running) || (m.startAt !== undefined && m.startAt > now)) continue;
     if (m.state !== undefined && m.state !== state) continue;
-    if (!best || RANK[m.priority] < RANK[best.priority] || (RANK[m.priority] === RANK[best.priority] && m.setAt >= best.setAt))
+    if (
+      !best ||
+      RANK[m.priority] < RANK[best.priority] ||
+      (RANK[m.priority] === RANK[best.priority] && m.setAt >= best.setAt)
+    )
       best = m;
   }
   return best;

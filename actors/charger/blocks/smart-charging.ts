@@ -69,7 +69,10 @@ export const PROFILES_PER_REPORT = 8;
  * K09: the installed profiles matching the query, grouped as the reports go: one group per
  * connector (EVSE) and source, each cut into pages of PROFILES_PER_REPORT.
  */
-export function profilePages(s: Step, q: ProfileQuery): { connectorId: number; source: string; profiles: ChargingProfile[] }[] {
+export function profilePages(
+  s: Step,
+  q: ProfileQuery,
+): { connectorId: number; source: string; profiles: ChargingProfile[] }[] {
   if (q.sources?.length && !q.sources.includes(PROFILE_SOURCE)) return [];
   const found = s.ctx.profiles.filter(
     (p) =>

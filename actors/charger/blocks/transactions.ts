@@ -30,7 +30,10 @@ export function connectorByCsmsId(s: Step, id: number): Connector | undefined {
  * delivered) and whether the transaction is ongoing. `ref` is the local transaction asked about
  * (null: one the charger does not know; undefined: none asked, the whole queue counts).
  */
-export function transactionStatus(s: Step, ref: number | null | undefined): { ongoing?: boolean; queued: boolean } {
+export function transactionStatus(
+  s: Step,
+  ref: number | null | undefined,
+): { ongoing?: boolean; queued: boolean } {
   if (ref === undefined) return { queued: s.ctx.outbox.length > 0 };
   if (ref === null) return { ongoing: false, queued: false };
   return {

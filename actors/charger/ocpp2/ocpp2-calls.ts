@@ -56,7 +56,8 @@ const profile2 = (evseId: number, p: Profile2, now: number) =>
 
 /** A profile as 2.x writes it (K09 ReportChargingProfiles): its schedule has the profile's id. */
 function profileOut2(s: Step, p: ChargingProfile): Profile2 {
-  const txId = p.purpose === 'Tx' ? s.ctx.connectors.find((c) => c.tx && c.tx.ref === p.txRef)?.tx?.id : undefined;
+  const txId =
+    p.purpose === 'Tx' ? s.ctx.connectors.find((c) => c.tx && c.tx.ref === p.txRef)?.tx?.id : undefined;
   const transactionId = txId ?? (p.transactionId !== undefined ? String(p.transactionId) : undefined);
   return {
     id: p.id,
@@ -81,7 +82,8 @@ type MessageInfo2 = OcppRequest<'ocpp2.0.1', 'SetDisplayMessage'>['message'];
 
 /** A display message as 2.x writes it (O04 NotifyDisplayMessages). */
 function messageOut2(s: Step, m: DisplayMessage): MessageInfo2 {
-  const transactionId = m.txRef === undefined ? undefined : s.ctx.connectors.find((c) => c.tx?.ref === m.txRef)?.tx?.id;
+  const transactionId =
+    m.txRef === undefined ? undefined : s.ctx.connectors.find((c) => c.tx?.ref === m.txRef)?.tx?.id;
   return {
     id: m.id,
     priority: m.priority,

@@ -23,16 +23,26 @@ for (const [version, type, query] of CASES)
   test(`${version}: M05/M03 after InstallCertificate ${type} Accepted, GetInstalledCertificateIds lists it at once`, async () => {
     const h = online(version);
     assert.equal((await h.csmsCall('GetInstalledCertificateIds', query)).status, 'NotFound');
-    const installed = await h.csmsCall('InstallCertificate', { certificateType: type, certificate: csmsRoot.certPem });
+    const installed = await h.csmsCall('InstallCertificate', {
+      certificateType: type,
+      certificate: csmsRoot.certPem,
+    });
     assert.equal(installed.status, 'Accepted');
     // The engine has not answered yet (it stores the PEM first): the charger lists it anyway.
     const listed = await h.csmsCall('GetInstalledCertificateIds', query);
     assert.equal(listed.status, 'Accepted');
-    const hash = version === 'ocpp1.6' ? listed.certificateHashData[0] : listed.certificateHashDataChain[0].certificateHashData;
+    const hash =
+      version === 'ocpp1.6'
+        ? listed.certificateHashData[0]
+        : listed.certificateHashDataChain[0].certificateHashData;
     assert.deepEqual(hash, certificateHashData(csmsRoot.certPem));
     if (version === 'ocpp2.0.1') assert.equal(listed.certificateHashDataChain[0].certificateType, type);
     // The engine's answer, when it comes, does not list it twice.
-    h.send({ type: 'security.installed', certificateType: type, hashData: certificateHashData(csmsRoot.certPem) });
+    h.send({
+      type: 'security.installed',
+      certificateType: type,
+      hashData: certificateHashData(csmsRoot.certPem),
+    });
     const again = await h.csmsCall('GetInstalledCertificateIds', query);
     assert.equal((again.certificateHashData ?? again.certificateHashDataChain).length, 1);
     assert.equal((await h.csmsCall('DeleteCertificate', { certificateHashData: hash })).status, 'Accepted');
@@ -44,7 +54,8 @@ test('ocpp2.0.1: M05 a PEM that is no certificate is Rejected and not listed', a
   const h = online('ocpp2.0.1');
   const bogus = '-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----';
   assert.equal(
-    (await h.csmsCall('InstallCertificate', { certificateType: 'CSMSRootCertificate', certificate: bogus })).status,
+    (await h.csmsCall('InstallCertificate', { certificateType: 'CSMSRootCertificate', certificate: bogus }))
+      .status,
     'Rejected',
   );
   assert.equal((await h.csmsCall('GetInstalledCertificateIds', {})).status, 'NotFound');

@@ -108,7 +108,10 @@ test('ocpp2.0.1: O03 a message for a transaction: UnknownTransaction for one tha
 test('ocpp2.0.1: O01 a format the display cannot show (HTML, URI) is NotSupportedMessageFormat', async () => {
   const h = online('ocpp2.0.1');
   assert.equal(await set(h, 1, { format: 'HTML', content: '<b>hi</b>' }), 'NotSupportedMessageFormat');
-  assert.equal(await set(h, 2, { format: 'URI', content: 'https://example.com' }), 'NotSupportedMessageFormat');
+  assert.equal(
+    await set(h, 2, { format: 'URI', content: 'https://example.com' }),
+    'NotSupportedMessageFormat',
+  );
   assert.equal(h.ctx().displayMessages, undefined);
   h.finish();
 });
@@ -129,7 +132,11 @@ test('ocpp2.0.1: O04 GetDisplayMessages: Accepted, then NotifyDisplayMessages wi
   assert.deepEqual(await h.csmsCall('GetDisplayMessages', { requestId: 7 }), { status: 'Accepted' });
   const notes = h.callsSince(before).filter((c) => c.action === 'NotifyDisplayMessages');
   assert.deepEqual(
-    notes.map((n) => [n.payload.requestId, n.payload.messageInfo.map((m: any) => m.id), n.payload.tbc ?? false]),
+    notes.map((n) => [
+      n.payload.requestId,
+      n.payload.messageInfo.map((m: any) => m.id),
+      n.payload.tbc ?? false,
+    ]),
     [
       [7, [1, 2, 3, 4], true],
       [7, [5, 6], false],

@@ -40,7 +40,11 @@ async function withRoot(version: OcppVersion): Promise<Harness> {
     certificate: root.certPem,
   });
   assert.equal(answer.status, 'Accepted');
-  h.send({ type: 'security.installed', certificateType: 'ManufacturerRootCertificate', hashData: rootHash() });
+  h.send({
+    type: 'security.installed',
+    certificateType: 'ManufacturerRootCertificate',
+    hashData: rootHash(),
+  });
   return h;
 }
 

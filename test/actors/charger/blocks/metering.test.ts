@@ -378,7 +378,10 @@ for (const version of VERSIONS)
     test(`${version}: ${version === 'ocpp1.6' ? setting.key : `B05 ${setting.component}.${setting.variable}`} with SoC on an AC charger (no ISO 15118) is Rejected and the previous list stays; a DC charger takes it`, async () => {
       const h = online(version);
       const before = 'Energy.Active.Import.Register,Voltage';
-      assert.deepEqual(await h.csmsCall(...aConfigurationChange(version, setting, before)), aSet(version, 'Accepted', setting));
+      assert.deepEqual(
+        await h.csmsCall(...aConfigurationChange(version, setting, before)),
+        aSet(version, 'Accepted', setting),
+      );
       assert.deepEqual(
         await h.csmsCall(...aConfigurationChange(version, setting, `${before},SoC`)),
         aSet(version, 'Rejected', setting),

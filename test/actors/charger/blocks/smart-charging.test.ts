@@ -98,7 +98,9 @@ test('ocpp2.0.1: K09 GetChargingProfiles: Accepted, then one ReportChargingProfi
   const h = online('ocpp2.0.1');
   await h.csmsCall(...aChargingProfile('ocpp2.0.1', { id: 1, connectorId: 1, stackLevel: 0, limit: 6000 }));
   await h.csmsCall(...aChargingProfile('ocpp2.0.1', { id: 2, connectorId: 1, stackLevel: 1, limit: 5000 }));
-  await h.csmsCall(...aChargingProfile('ocpp2.0.1', { id: 3, connectorId: 0, purpose: 'MaxProfile', limit: 20000 }));
+  await h.csmsCall(
+    ...aChargingProfile('ocpp2.0.1', { id: 3, connectorId: 0, purpose: 'MaxProfile', limit: 20000 }),
+  );
   await h.csmsCall(...aChargingProfile('ocpp2.0.1', { id: 4, connectorId: 2, limit: 7000 }));
   const all = await getProfiles(h, { chargingProfile: {} });
   assert.equal(all.status, 'Accepted');
@@ -113,7 +115,9 @@ test('ocpp2.0.1: K09 GetChargingProfiles: Accepted, then one ReportChargingProfi
     stackLevel: 0,
     chargingProfilePurpose: 'ChargingStationMaxProfile',
     chargingProfileKind: 'Relative',
-    chargingSchedule: [{ id: 3, chargingRateUnit: 'W', chargingSchedulePeriod: [{ startPeriod: 0, limit: 20000 }] }],
+    chargingSchedule: [
+      { id: 3, chargingRateUnit: 'W', chargingSchedulePeriod: [{ startPeriod: 0, limit: 20000 }] },
+    ],
   });
   // The answer leaves before the reports.
   assert.equal(h.answered.at(-1)!.action, 'GetChargingProfiles');
@@ -122,15 +126,28 @@ test('ocpp2.0.1: K09 GetChargingProfiles: Accepted, then one ReportChargingProfi
 
 for (const [criteria, request, expected] of [
   ['evseId and stackLevel', { evseId: 1, chargingProfile: { stackLevel: 1 } }, [[1, [2], false, 'CSO', 9]]],
-  ['purpose', { chargingProfile: { chargingProfilePurpose: 'ChargingStationMaxProfile' } }, [[0, [3], false, 'CSO', 9]]],
-  ['profile ids', { chargingProfile: { chargingProfileId: [1, 4] } }, [[1, [1], true, 'CSO', 9], [2, [4], false, 'CSO', 9]]],
+  [
+    'purpose',
+    { chargingProfile: { chargingProfilePurpose: 'ChargingStationMaxProfile' } },
+    [[0, [3], false, 'CSO', 9]],
+  ],
+  [
+    'profile ids',
+    { chargingProfile: { chargingProfileId: [1, 4] } },
+    [
+      [1, [1], true, 'CSO', 9],
+      [2, [4], false, 'CSO', 9],
+    ],
+  ],
   ['source CSO', { chargingProfile: { chargingLimitSource: ['CSO'] } }, 3],
 ] as const)
   test(`ocpp2.0.1: K09 GetChargingProfiles by ${criteria} reports only the profiles that match`, async () => {
     const h = online('ocpp2.0.1');
     await h.csmsCall(...aChargingProfile('ocpp2.0.1', { id: 1, connectorId: 1, stackLevel: 0 }));
     await h.csmsCall(...aChargingProfile('ocpp2.0.1', { id: 2, connectorId: 1, stackLevel: 1 }));
-    await h.csmsCall(...aChargingProfile('ocpp2.0.1', { id: 3, connectorId: 0, purpose: 'MaxProfile', limit: 20000 }));
+    await h.csmsCall(
+      ...aChargingProfile('ocpp2.0.1', { id: 3, connectorId: 0, purpose: 'MaxProfile', limit: 20000 }),
+    );
     await h.csmsCall(...aChargingProfile('ocpp2.0.1', { id: 4, connectorId: 2 }));
     const got = await getProfiles(h, request);
     if (typeof expected === 'number') assert.equal(got.reports.length, expected);
