@@ -65,4 +65,5 @@ export const OCPP2_HANDLERS: Handlers<'ocpp2.0.1'> = {
   ClearedChargingLimit: acknowledge,
   ReportChargingProfiles: acknowledge,
   NotifyDisplayMessages: acknowledge,
+  NotifyCustomerInformation: acknowledge,
 };

@@ -19,6 +19,38 @@ const TX_DEFAULT_6KW_2 = {
 
 const OCPP2: Case[] = [
   [
+    'N09/N10 CustomerInformation report and clear: Accepted, then NotifyCustomerInformation after the answer',
+    async (e, id, c) => {
+      await e.call(id, 'SendLocalList', {
+        versionNumber: 1,
+        updateType: 'Full',
+        localAuthorizationList: [
+          { idToken: { idToken: 'CUST-E2E', type: 'ISO14443' }, idTokenInfo: { status: 'Accepted' } },
+        ],
+      });
+      await e.quiet(c);
+      const request = {
+        requestId: 12,
+        report: true,
+        clear: true,
+        idToken: { idToken: 'CUST-E2E', type: 'ISO14443' },
+      };
+      assert.deepEqual(await e.call(id, 'CustomerInformation', request), { status: 'Accepted' });
+      const [notify] = await e.waitReceived(id, 'NotifyCustomerInformation', 1);
+      assert.deepEqual(
+        [notify.params.requestId, notify.params.seqNo, notify.params.data],
+        [12, 0, 'idToken CUST-E2E: local list Accepted\nidToken CUST-E2E cleared from: local list'],
+      );
+      assert.deepEqual(e.answerAndAfter(id, 'CustomerInformation').before, []);
+      assert.deepEqual(
+        await e.call(id, 'CustomerInformation', { requestId: 13, report: true, clear: false }),
+        {
+          status: 'Invalid',
+        },
+      );
+    },
+  ],
+  [
     'E14 GetTransactionStatus: ongoingIndicator for a running transaction, nothing queued online',
     async (e, id, c) => {
       c.actor.send({ type: 'PLUG_IN', connectorId: 1 });

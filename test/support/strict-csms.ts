@@ -27,7 +27,8 @@
  * Heartbeat; StatusNotification; Authorize Accepted; StartTransaction with transactionIds 1, 2, ...;
  * StopTransaction; MeterValues; TransactionEvent; NotifyReport; NotifyEvent; DataTransfer Accepted;
  * SecurityEventNotification; FirmwareStatusNotification; DiagnosticsStatusNotification;
- * LogStatusNotification; ReservationStatusUpdate; ReportChargingProfiles; NotifyDisplayMessages.
+ * LogStatusNotification; ReservationStatusUpdate; ReportChargingProfiles; NotifyDisplayMessages;
+ * NotifyCustomerInformation.
  * Anything else answers NotImplemented.
  *
  * Records (all in arrival order):
@@ -146,6 +147,7 @@ function defaultHandlers(): Record<string, CsmsHandler> {
     // Reports that follow a CSMS call (2.0.1 K09, O04)
     ReportChargingProfiles: () => ({}),
     NotifyDisplayMessages: () => ({}),
+    NotifyCustomerInformation: () => ({}),
     // firmware: the 1.6 security extension's signed update
     SignedFirmwareStatusNotification: () => ({}),
   };

@@ -5,6 +5,7 @@
 // validated `p` against the official schema of the charger's version before.
 import { dataTransfer } from '../blocks/data-transfer.ts';
 import { costUpdated } from '../blocks/tariff-cost.ts';
+import { customerInformation } from '../blocks/customer-information.ts';
 import type { CsmsCalls } from '../core/csms-calls.ts';
 import type { Step } from '../core/step.ts';
 import type { OcppRequest, OcppResponse } from '../../../protocols/ocpp/ocpp-types.ts';
@@ -275,6 +276,28 @@ export const OCPP2_CALLS: CsmsCalls<'ocpp2.0.1'> = {
     costUpdated(s, connectorByTxId(s, p.transactionId)?.tx?.ref, p.totalCost);
     return {};
   },
+
+  // N09/N10 customer information (blocks/customer-information.ts)
+  CustomerInformation: (p, s) => ({
+    status: customerInformation(
+      s,
+      {
+        report: p.report,
+        clear: p.clear,
+        ...(p.idToken ? { idTag: p.idToken.idToken } : {}),
+        ...(p.customerCertificate ? { certificate: true } : {}),
+        ...(p.customerIdentifier !== undefined ? { customerId: p.customerIdentifier } : {}),
+      },
+      (data, seqNo, more) =>
+        call('NotifyCustomerInformation', {
+          data,
+          seqNo,
+          generatedAt: iso(s.now),
+          requestId: p.requestId,
+          ...(more ? { tbc: true } : {}),
+        }),
+    ),
+  }),
 
   DataTransfer: (p, s) => {
     const status = dataTransfer(s, p.vendorId);
