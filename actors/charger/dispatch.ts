@@ -25,6 +25,7 @@ import type { TransferResult } from './core/transfers.ts';
 import { firmwareDue, firmwareTransferred } from './blocks/firmware.ts';
 import { logTransferred, uploadDue } from './blocks/diagnostics.ts';
 import { securityReconnectDue } from './blocks/security.ts';
+import { monitoringDue } from './blocks/monitoring.ts';
 
 type CommandHandlers = { [K in CommandType]: (s: Step, e: CommandOf<K>) => void };
 
@@ -151,6 +152,8 @@ export const TIMERS: Record<TimerName, (s: Step) => void> = {
   diagnostics: uploadDue,
   // Security: reconnect with changed credentials or profile
   securityReconnect: securityReconnectDue,
+  // Monitoring: periodic monitors
+  monitoring: monitoringDue,
 };
 
 /** A file transfer ended (core/transfers.ts): to the block waiting for it; others are stale. */

@@ -19,6 +19,36 @@ const TX_DEFAULT_6KW_2 = {
 
 const OCPP2: Case[] = [
   [
+    'N04/N07 SetVariableMonitoring on EVSE 1 AvailabilityState: the plug-in raises NotifyEvent; N02 report, N05 level, N03 base, N06 clear',
+    async (e, id, c) => {
+      const state = { component: { name: 'EVSE', evse: { id: 1 } }, variable: { name: 'AvailabilityState' } };
+      const set = await e.call(id, 'SetVariableMonitoring', {
+        setMonitoringData: [{ ...state, type: 'Delta', value: 1, severity: 5 }],
+      });
+      assert.deepEqual(
+        set.setMonitoringResult.map((r: Json) => [r.status, r.id]),
+        [['Accepted', 1]],
+      );
+      c.actor.send({ type: 'PLUG_IN', connectorId: 1 });
+      const [event] = await e.waitReceived(id, 'NotifyEvent', 1);
+      assert.deepEqual(
+        [event.params.eventData[0].trigger, event.params.eventData[0].actualValue],
+        ['Delta', 'Occupied'],
+      );
+      await e.quiet(c);
+      assert.deepEqual(await e.call(id, 'GetMonitoringReport', { requestId: 6 }), { status: 'Accepted' });
+      const [report] = await e.waitReceived(id, 'NotifyMonitoringReport', 1);
+      assert.equal(report.params.monitor[0].variableMonitoring[0].id, 1);
+      assert.deepEqual(await e.call(id, 'SetMonitoringLevel', { severity: 3 }), { status: 'Accepted' });
+      assert.deepEqual(await e.call(id, 'SetMonitoringBase', { monitoringBase: 'All' }), {
+        status: 'Accepted',
+      });
+      assert.deepEqual(await e.call(id, 'ClearVariableMonitoring', { id: [1] }), {
+        clearMonitoringResult: [{ id: 1, status: 'Accepted' }],
+      });
+    },
+  ],
+  [
     'N09/N10 CustomerInformation report and clear: Accepted, then NotifyCustomerInformation after the answer',
     async (e, id, c) => {
       await e.call(id, 'SendLocalList', {

@@ -28,7 +28,7 @@
  * StopTransaction; MeterValues; TransactionEvent; NotifyReport; NotifyEvent; DataTransfer Accepted;
  * SecurityEventNotification; FirmwareStatusNotification; DiagnosticsStatusNotification;
  * LogStatusNotification; ReservationStatusUpdate; ReportChargingProfiles; NotifyDisplayMessages;
- * NotifyCustomerInformation.
+ * NotifyCustomerInformation; NotifyMonitoringReport.
  * Anything else answers NotImplemented.
  *
  * Records (all in arrival order):
@@ -148,6 +148,7 @@ function defaultHandlers(): Record<string, CsmsHandler> {
     ReportChargingProfiles: () => ({}),
     NotifyDisplayMessages: () => ({}),
     NotifyCustomerInformation: () => ({}),
+    NotifyMonitoringReport: () => ({}),
     // firmware: the 1.6 security extension's signed update
     SignedFirmwareStatusNotification: () => ({}),
   };

@@ -15,6 +15,7 @@ import type { CommandEvent, LocalListCommand } from './events.ts';
 import type { OcppVersion } from '../../../protocols/ocpp/versions.ts';
 import type { OcppResponse } from '../../../protocols/ocpp/ocpp-types.ts';
 import type { Measurand } from './settings.ts';
+import type { MonitorEvent } from '../blocks/monitoring.ts';
 
 /**
  * The CSMS's answer to the charger's `A` in version `V` (every version's, for a reader that does not
@@ -148,4 +149,8 @@ export interface OcppWire<V extends OcppVersion = OcppVersion> {
   reservationUpdate(reservationId: number, status: 'Expired' | 'Removed'): OutboundCall | undefined;
   /** The group (1.6 parentIdTag, 2.x groupIdToken) an Authorize answer gives the token, if any. */
   authorizeGroup(payload: Answer<'Authorize', V>): string | undefined;
+
+  // Monitoring (blocks/monitoring.ts)
+  /** Events of monitors (2.x NotifyEvent); undefined when the version has no monitoring. */
+  monitorEvents(ctx: ChargerContext, events: MonitorEvent[], at: number): OutboundCall | undefined;
 }

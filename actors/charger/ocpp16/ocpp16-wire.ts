@@ -231,4 +231,6 @@ export const ocpp16Wire: OcppWire<'ocpp1.6'> = {
   // Reservations: 1.6 says an expired reservation with the connector's StatusNotification only.
   reservationUpdate: () => undefined,
   authorizeGroup: (p) => p?.idTagInfo?.parentIdTag,
+  // 1.6 has no monitoring (no monitor is ever set).
+  monitorEvents: () => undefined,
 };

@@ -7,6 +7,7 @@ import { dataTransfer } from '../blocks/data-transfer.ts';
 import { costUpdated } from '../blocks/tariff-cost.ts';
 import { customerInformation } from '../blocks/customer-information.ts';
 import type { CsmsCalls } from '../core/csms-calls.ts';
+import { RpcError } from '../../../protocols/ocpp/rpc-error.ts';
 import type { Step } from '../core/step.ts';
 import type { OcppRequest, OcppResponse } from '../../../protocols/ocpp/ocpp-types.ts';
 import { authStatus, call, iso } from '../wire/basics.ts';
@@ -28,6 +29,7 @@ import {
 import { getBaseReport, getReport, getVariables, setVariables } from './device-model.ts';
 import { PURPOSE, PURPOSE_2 } from './ocpp2-names.ts';
 import { FIRMWARE_2_CALLS, triggerTransferStatus2 } from './ocpp2-firmware.ts';
+import { MONITORING_2_CALLS } from './ocpp2-monitoring.ts';
 import { setNetworkProfile } from '../blocks/security.ts';
 import {
   certificateSigned,
@@ -318,6 +320,15 @@ export const OCPP2_CALLS: CsmsCalls<'ocpp2.0.1'> = {
   CancelReservation: (p, s) => ({ status: cancelReservation(s, p.reservationId) }),
   // Firmware (L01-L03) and logs (N01): ocpp2-firmware.ts
   ...FIRMWARE_2_CALLS,
+  // L03/L04: a charging station is not a local controller: it publishes no firmware.
+  PublishFirmware: () => {
+    throw new RpcError('NotSupported', 'a charging station is not a local controller');
+  },
+  UnpublishFirmware: () => {
+    throw new RpcError('NotSupported', 'a charging station is not a local controller');
+  },
+  // Monitoring (block N; ocpp2-monitoring.ts)
+  ...MONITORING_2_CALLS,
   // Security (block A; blocks/security.ts)
   SetNetworkProfile: (p, s) => ({
     status: setNetworkProfile(s, p.configurationSlot, {

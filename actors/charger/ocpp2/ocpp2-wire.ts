@@ -15,6 +15,7 @@ import {
   type WriteReading,
 } from '../wire/sampled-values.ts';
 import { SETTINGS_2, connectorStatus } from './device-model.ts';
+import { notifyEvent2 } from './ocpp2-monitoring.ts';
 import { PURPOSE_2 } from './ocpp2-names.ts';
 
 function chargingState(c: Connector): string {
@@ -281,4 +282,5 @@ export const ocpp2Wire: OcppWire<'ocpp2.0.1'> = {
   reservationUpdate: (reservationId, status) =>
     call('ReservationStatusUpdate', { reservationId, reservationUpdateStatus: status }),
   authorizeGroup: (p) => p?.idTokenInfo?.groupIdToken?.idToken,
+  monitorEvents: notifyEvent2,
 };

@@ -103,9 +103,19 @@ test('ocpp1.6: a CSMS call the charger has no block for is answered NotImplement
   h.finish();
 });
 
-test('ocpp2.0.1: a CSMS call the charger has no block for is answered NotImplemented (SetMonitoringLevel)', async () => {
+test('ocpp2.0.1: a CSMS call the charger has no block for is answered NotImplemented (GetTariffs, a 2.1 call)', async () => {
   const h = online('ocpp2.0.1');
-  await assert.rejects(h.csmsCall('SetMonitoringLevel', { severity: 5 }), /NotImplemented/);
+  await assert.rejects(h.csmsCall('GetTariffs', { evseId: 1 }), /NotImplemented/);
+  h.finish();
+});
+
+test('ocpp2.0.1: L03/L04 PublishFirmware and UnpublishFirmware are NotSupported (a charging station is not a local controller)', async () => {
+  const h = online('ocpp2.0.1');
+  await assert.rejects(
+    h.csmsCall('PublishFirmware', { location: 'http://x/fw.bin', checksum: 'abc', requestId: 1 }),
+    /NotSupported/,
+  );
+  await assert.rejects(h.csmsCall('UnpublishFirmware', { checksum: 'abc' }), /NotSupported/);
   h.finish();
 });
 
