@@ -160,6 +160,17 @@ export const SETTINGS: Record<string, SettingDef> = {
     0,
   ),
   NetworkConfigurationPriority: def('csl', false, '0', 'OCPPCommCtrlr', 'NetworkConfigurationPriority'),
+  // 2.x display messages (blocks/display-messages.ts) and monitoring (blocks/monitoring.ts): what they offer.
+  DisplayMessageAvailable: only('ocpp2', def('bool', true, 'true', 'DisplayMessageCtrlr', 'Available')),
+  DisplayMessageSupportedFormats: only(
+    'ocpp2',
+    def('csl', true, 'ASCII,UTF8', 'DisplayMessageCtrlr', 'SupportedFormats'),
+  ),
+  DisplayMessageSupportedPriorities: only(
+    'ocpp2',
+    def('csl', true, 'AlwaysFront,InFront,NormalCycle', 'DisplayMessageCtrlr', 'SupportedPriorities'),
+  ),
+  MonitoringAvailable: only('ocpp2', def('bool', true, 'true', 'MonitoringCtrlr', 'Available')),
   // DataTransfer (blocks/data-transfer.ts): vendors the charger knows besides its own boot vendor.
   DataTransferVendorIds: def('csl', false, '', 'DataTransferCtrlr', 'VendorIds'),
 };

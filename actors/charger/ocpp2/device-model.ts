@@ -54,7 +54,8 @@ function reportData(ctx: ChargerContext, onlyWritable: boolean) {
         component: { name: 'EVSE', evse: { id: c.id } },
         variable: { name: 'AvailabilityState' },
         variableAttribute: [{ type: 'Actual', value: connectorStatus(c.status), mutability: 'ReadOnly' }],
-        variableCharacteristics: { dataType: 'OptionList', supportsMonitoring: false },
+        // Monitored by blocks/monitoring.ts (Delta, periodic).
+        variableCharacteristics: { dataType: 'OptionList', supportsMonitoring: true },
       });
   return data;
 }
