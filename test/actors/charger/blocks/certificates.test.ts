@@ -61,3 +61,24 @@ test('ocpp2.0.1: M05 a PEM that is no certificate is Rejected and not listed', a
   assert.equal((await h.csmsCall('GetInstalledCertificateIds', {})).status, 'NotFound');
   h.finish();
 });
+
+for (const type of ['V2GRootCertificate', 'MORootCertificate'] as const)
+  test(`ocpp2.0.1: M05/M03 a ${type} installed is listed under its type, and only when asked for it (or for all)`, async () => {
+    const h = online('ocpp2.0.1');
+    const installed = await h.csmsCall('InstallCertificate', {
+      certificateType: type,
+      certificate: csmsRoot.certPem,
+    });
+    assert.equal(installed.status, 'Accepted');
+    const listed = await h.csmsCall('GetInstalledCertificateIds', { certificateType: [type] });
+    assert.deepEqual(
+      listed.certificateHashDataChain.map((c: any) => c.certificateType),
+      [type],
+    );
+    assert.equal(
+      (await h.csmsCall('GetInstalledCertificateIds', { certificateType: ['CSMSRootCertificate'] })).status,
+      'NotFound',
+    );
+    assert.equal((await h.csmsCall('GetInstalledCertificateIds', {})).certificateHashDataChain.length, 1);
+    h.finish();
+  });
