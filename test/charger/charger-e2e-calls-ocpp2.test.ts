@@ -19,6 +19,17 @@ const TX_DEFAULT_6KW_2 = {
 
 const OCPP2: Case[] = [
   [
+    'K11/K13 an external limit set through the API: NotifyChargingLimit; released: ClearedChargingLimit',
+    async (e, id, c) => {
+      c.actor.send({ type: 'EXTERNAL_LIMIT', connectorId: 1, source: 'EMS', limitW: 7000 });
+      const [notify] = await e.waitReceived(id, 'NotifyChargingLimit', 1);
+      assert.deepEqual([notify.params.chargingLimit.chargingLimitSource, notify.params.evseId], ['EMS', 1]);
+      c.actor.send({ type: 'EXTERNAL_LIMIT', connectorId: 1, source: 'EMS', limitW: null });
+      const [cleared] = await e.waitReceived(id, 'ClearedChargingLimit', 1);
+      assert.deepEqual(cleared.params, { chargingLimitSource: 'EMS', evseId: 1 });
+    },
+  ],
+  [
     'N04/N07 SetVariableMonitoring on EVSE 1 AvailabilityState: the plug-in raises NotifyEvent; N02 report, N05 level, N03 base, N06 clear',
     async (e, id, c) => {
       const state = { component: { name: 'EVSE', evse: { id: 1 } }, variable: { name: 'AvailabilityState' } };

@@ -28,7 +28,7 @@
  * StopTransaction; MeterValues; TransactionEvent; NotifyReport; NotifyEvent; DataTransfer Accepted;
  * SecurityEventNotification; FirmwareStatusNotification; DiagnosticsStatusNotification;
  * LogStatusNotification; ReservationStatusUpdate; ReportChargingProfiles; NotifyDisplayMessages;
- * NotifyCustomerInformation; NotifyMonitoringReport.
+ * NotifyCustomerInformation; NotifyMonitoringReport; NotifyChargingLimit; ClearedChargingLimit.
  * Anything else answers NotImplemented.
  *
  * Records (all in arrival order):
@@ -149,6 +149,8 @@ function defaultHandlers(): Record<string, CsmsHandler> {
     NotifyDisplayMessages: () => ({}),
     NotifyCustomerInformation: () => ({}),
     NotifyMonitoringReport: () => ({}),
+    NotifyChargingLimit: () => ({}),
+    ClearedChargingLimit: () => ({}),
     // firmware: the 1.6 security extension's signed update
     SignedFirmwareStatusNotification: () => ({}),
   };

@@ -150,6 +150,10 @@ export interface OcppWire<V extends OcppVersion = OcppVersion> {
   /** The group (1.6 parentIdTag, 2.x groupIdToken) an Authorize answer gives the token, if any. */
   authorizeGroup(payload: Answer<'Authorize', V>): string | undefined;
 
+  // External charging limits (blocks/smart-charging.ts, K11-K13); undefined when the version says nothing.
+  chargingLimitSet(profile: ChargingProfile, gridCritical?: boolean): OutboundCall | undefined;
+  chargingLimitCleared(connectorId: number, source: string): OutboundCall | undefined;
+
   // Monitoring (blocks/monitoring.ts)
   /** Events of monitors (2.x NotifyEvent); undefined when the version has no monitoring. */
   monitorEvents(ctx: ChargerContext, events: MonitorEvent[], at: number): OutboundCall | undefined;

@@ -231,6 +231,8 @@ export const ocpp16Wire: OcppWire<'ocpp1.6'> = {
   // Reservations: 1.6 says an expired reservation with the connector's StatusNotification only.
   reservationUpdate: () => undefined,
   authorizeGroup: (p) => p?.idTagInfo?.parentIdTag,
-  // 1.6 has no monitoring (no monitor is ever set).
+  // 1.6 has no external-limit messages (the limit applies all the same) and no monitoring.
+  chargingLimitSet: () => undefined,
+  chargingLimitCleared: () => undefined,
   monitorEvents: () => undefined,
 };

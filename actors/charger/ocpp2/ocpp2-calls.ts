@@ -65,7 +65,9 @@ function profileOut2(s: Step, p: ChargingProfile): Profile2 {
   return {
     id: p.id,
     stackLevel: p.stackLevel,
-    chargingProfilePurpose: PURPOSE_2[p.purpose] as Profile2['chargingProfilePurpose'],
+    chargingProfilePurpose: (p.source
+      ? 'ChargingStationExternalConstraints'
+      : PURPOSE_2[p.purpose]) as Profile2['chargingProfilePurpose'],
     chargingProfileKind: p.startAt ? 'Absolute' : 'Relative',
     ...(p.validTo ? { validTo: iso(p.validTo) } : {}),
     ...(transactionId !== undefined ? { transactionId } : {}),

@@ -282,5 +282,26 @@ export const ocpp2Wire: OcppWire<'ocpp2.0.1'> = {
   reservationUpdate: (reservationId, status) =>
     call('ReservationStatusUpdate', { reservationId, reservationUpdateStatus: status }),
   authorizeGroup: (p) => p?.idTokenInfo?.groupIdToken?.idToken,
+  chargingLimitSet: (p, gridCritical) =>
+    call('NotifyChargingLimit', {
+      chargingLimit: {
+        chargingLimitSource: p.source ?? 'CSO',
+        ...(gridCritical !== undefined ? { isGridCritical: gridCritical } : {}),
+      },
+      ...(p.connectorId > 0 ? { evseId: p.connectorId } : {}),
+      chargingSchedule: [
+        {
+          id: Math.abs(p.id),
+          chargingRateUnit: p.unit,
+          startSchedule: iso(p.startAt),
+          chargingSchedulePeriod: p.periods.map((x) => ({ startPeriod: x.startPeriod, limit: x.limit })),
+        },
+      ],
+    }),
+  chargingLimitCleared: (connectorId, source) =>
+    call('ClearedChargingLimit', {
+      chargingLimitSource: source,
+      ...(connectorId > 0 ? { evseId: connectorId } : {}),
+    }),
   monitorEvents: notifyEvent2,
 };

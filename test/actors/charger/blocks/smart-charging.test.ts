@@ -181,3 +181,84 @@ test('ocpp2.0.1: K09 more profiles on one EVSE than fit a report are paged (8 a 
   ]);
   h.finish();
 });
+
+/** Charging at 22 kW on connector 1 of a charger of this version. */
+async function chargingAt22(version: (typeof VERSIONS)[number]) {
+  const h = online(version);
+  h.send({ type: 'PLUG_IN', connectorId: 1 });
+  await h.csmsCall(...aRemoteStart(version));
+  return h;
+}
+
+test('ocpp2.0.1: K11 an external limit (EMS) on EVSE 1 lowers the power at once, NotifyChargingLimit tells the CSMS, the composite schedule honours it', async () => {
+  const h = await chargingAt22('ocpp2.0.1');
+  assert.equal(Math.round(h.connector(1).powerW), 22000);
+  h.send({
+    type: 'EXTERNAL_LIMIT',
+    connectorId: 1,
+    source: 'EMS',
+    limitW: 7000,
+    gridCritical: false,
+    commandId: 'lim',
+  });
+  assert.equal(h.results.at(-1)!.ok, true);
+  assert.equal(Math.round(h.connector(1).powerW), 7000);
+  const [notify] = h.callsOf('NotifyChargingLimit');
+  assert.deepEqual(
+    [
+      notify.payload.chargingLimit,
+      notify.payload.evseId,
+      notify.payload.chargingSchedule[0].chargingSchedulePeriod,
+    ],
+    [{ chargingLimitSource: 'EMS', isGridCritical: false }, 1, [{ startPeriod: 0, limit: 7000 }]],
+  );
+  const composite = await h.csmsCall(...aCompositeScheduleRequest('ocpp2.0.1'));
+  assert.equal(compositeOf('ocpp2.0.1', composite).chargingSchedulePeriod[0].limit, 7000);
+  h.finish();
+});
+
+test('ocpp2.0.1: K11 an external limit and the CSMS profile both apply: the lowest wins; ClearChargingProfile does not clear the external one', async () => {
+  const h = await chargingAt22('ocpp2.0.1');
+  h.send({ type: 'EXTERNAL_LIMIT', connectorId: 0, source: 'SO', limitW: 9000 });
+  await h.csmsCall(...aChargingProfile('ocpp2.0.1', { id: 5, limit: 6000 }));
+  assert.equal(Math.round(h.connector(1).powerW), 6000);
+  await h.csmsCall('ClearChargingProfile', {});
+  assert.equal(Math.round(h.connector(1).powerW), 9000);
+  h.finish();
+});
+
+test('ocpp2.0.1: K13 releasing the external limit restores the power and sends ClearedChargingLimit; releasing none fails NOT_FOUND', async () => {
+  const h = await chargingAt22('ocpp2.0.1');
+  h.send({ type: 'EXTERNAL_LIMIT', connectorId: 1, source: 'EMS', limitW: 7000 });
+  h.send({ type: 'EXTERNAL_LIMIT', connectorId: 1, source: 'EMS', limitW: null, commandId: 'rel' });
+  assert.equal(h.results.at(-1)!.ok, true);
+  assert.equal(Math.round(h.connector(1).powerW), 22000);
+  assert.deepEqual(h.callsOf('ClearedChargingLimit')[0].payload, { chargingLimitSource: 'EMS', evseId: 1 });
+  h.send({ type: 'EXTERNAL_LIMIT', connectorId: 1, source: 'EMS', limitW: null, commandId: 'again' });
+  assert.equal(h.results.at(-1)!.error?.code, 'NOT_FOUND');
+  h.finish();
+});
+
+test('ocpp2.0.1: K09 GetChargingProfiles reports an external limit under its own source, as ChargingStationExternalConstraints', async () => {
+  const h = online('ocpp2.0.1');
+  await h.csmsCall(...aChargingProfile('ocpp2.0.1', { id: 1, connectorId: 1 }));
+  h.send({ type: 'EXTERNAL_LIMIT', connectorId: 1, source: 'EMS', limitW: 7000 });
+  const got = await getProfiles(h, { chargingProfile: {} });
+  assert.deepEqual(
+    got.reports.map((r) => [r[0], r[3]]),
+    [
+      [1, 'CSO'],
+      [1, 'EMS'],
+    ],
+  );
+  const ems = await getProfiles(h, { chargingProfile: { chargingLimitSource: ['EMS'] } });
+  assert.equal(ems.first.chargingProfile[0].chargingProfilePurpose, 'ChargingStationExternalConstraints');
+  h.finish();
+});
+
+test('ocpp1.6: an external limit lowers the power too (1.6 has no message to tell it)', async () => {
+  const h = await chargingAt22('ocpp1.6');
+  h.send({ type: 'EXTERNAL_LIMIT', connectorId: 1, source: 'EMS', limitW: 7000 });
+  assert.equal(Math.round(h.connector(1).powerW), 7000);
+  h.finish();
+});
