@@ -16,6 +16,7 @@ import { securityConnectFailed, securityLinkOpened } from './blocks/security.ts'
 import { securityResult } from './blocks/certificates.ts';
 import { sendQueuedSecurityEvents } from './blocks/security-events.ts';
 import { showReservedForAny } from './blocks/reservation.ts';
+import { checkMonitors } from './blocks/monitoring.ts';
 
 type System = { _clock: unknown };
 type Enqueue = Parameters<Parameters<typeof chargerSetup.enqueueActions>[0]>[0]['enqueue'];
@@ -36,6 +37,8 @@ function arm(enqueue: Enqueue, ctx: ChargerContext, now: number): void {
 function commit(s: Step, enqueue: Enqueue, before: ChargerContext, rearm = false): void {
   // Whatever the event did to connectors or reservations, any-connector reservations re-count.
   showReservedForAny(s);
+  // Monitored values that crossed a threshold or moved by a delta (nothing to do without monitors).
+  checkMonitors(s);
   // Every assign clones XState's snapshot: an event that changed nothing assigns nothing. A
   // function, not the object: XState would copy an object's fields one by one first.
   const next = s.ctx;

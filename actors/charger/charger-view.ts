@@ -6,11 +6,23 @@ import { SETTINGS, getSetting } from './core/settings.ts';
 import type { OcppWire } from './core/wire.ts';
 import { wireFor } from './ocpp-wires.ts';
 import { isSecretName, SECRET_MASK } from '../../protocols/ocpp/secret-values.ts';
+import { messageOnShow } from './blocks/display-messages.ts';
+import { costOf } from './blocks/tariff-cost.ts';
 
 /** What the view reads of a persisted charger context. */
 export type ViewedContext = Pick<
   ChargerContext,
-  'version' | 'identity' | 'model' | 'connectors' | 'txIds' | 'profiles' | 'settings' | 'timers'
+  | 'version'
+  | 'identity'
+  | 'model'
+  | 'connectors'
+  | 'txIds'
+  | 'profiles'
+  | 'settings'
+  | 'timers'
+  | 'chargerStatus'
+  | 'displayMessages'
+  | 'costs'
 >;
 
 export interface ConnectorView {
@@ -25,6 +37,9 @@ export interface ConnectorView {
   soc: number | null;
   ev_connected: boolean;
   id_tag: string | null;
+  /** 2.0.1 I02: the running transaction's total cost as the CSMS last sent it (CostUpdated), and when. */
+  cost: number | null;
+  cost_updated_at: string | null;
 }
 
 export interface ChargingProfileView {
@@ -48,11 +63,27 @@ export interface ConfigurationView {
   readonly: boolean;
 }
 
+/** The display message on show (2.0.1 block O), as the CSMS set it. */
+export interface DisplayMessageView {
+  id: number;
+  priority: string;
+  state: string | null;
+  format: string;
+  language: string | null;
+  content: string;
+  start_at: string | null;
+  end_at: string | null;
+  transaction_id: string | null;
+  /** How many messages the charger keeps (this one included). */
+  kept: number;
+}
+
 export interface ChargerView {
   connectors: ConnectorView[];
   charging_profiles: ChargingProfileView[];
   configuration: ConfigurationView[];
   last_heartbeat_at: string | null;
+  display_message: DisplayMessageView | null;
 }
 
 export { SECRET_MASK };
@@ -65,16 +96,37 @@ export const EMPTY_VIEW: ChargerView = {
   charging_profiles: [],
   configuration: [],
   last_heartbeat_at: null,
+  display_message: null,
 };
 
 /** The view; names (EVSEs, transaction ids, purposes, settings) as the charger's version says them. */
-export function chargerView(ctx: ViewedContext): ChargerView {
+export function chargerView(ctx: ViewedContext, now: number = Date.now()): ChargerView {
   const wire = wireFor(ctx.version);
   return {
     connectors: ctx.connectors.map((c) => connectorView(ctx, wire, c)),
     charging_profiles: ctx.profiles.map((p) => profileView(wire, p)),
     configuration: configurationView(ctx, wire),
     last_heartbeat_at: lastHeartbeat(ctx),
+    display_message: displayMessageView(ctx, wire, now),
+  };
+}
+
+function displayMessageView(ctx: ViewedContext, wire: OcppWire, now: number): DisplayMessageView | null {
+  const m = messageOnShow(ctx, now);
+  if (!m) return null;
+  const c = m.txRef === undefined ? undefined : ctx.connectors.find((x) => x.tx?.ref === m.txRef);
+  const txId = c ? wire.transactionIdOf(ctx as ChargerContext, c) : undefined;
+  return {
+    id: m.id,
+    priority: m.priority,
+    state: m.state ?? null,
+    format: m.format,
+    language: m.language ?? null,
+    content: m.content,
+    start_at: iso(m.startAt),
+    end_at: iso(m.endAt),
+    transaction_id: txId === undefined ? null : String(txId),
+    kept: ctx.displayMessages?.length ?? 0,
   };
 }
 
@@ -91,6 +143,8 @@ function connectorView(ctx: ViewedContext, wire: OcppWire, c: Connector): Connec
     soc: c.soc === undefined ? null : Math.round(c.soc * 10) / 10,
     ev_connected: c.plugged,
     id_tag: tx?.idTag ?? c.authorized ?? null,
+    cost: costOf(ctx, c)?.total ?? null,
+    cost_updated_at: iso(costOf(ctx, c)?.at),
   };
 }
 

@@ -12,6 +12,7 @@ import { clearFault, fault, heartbeatDue } from './blocks/availability.ts';
 import { settingOf } from './blocks/configuration.ts';
 import { bootAnswered, rebootDue } from './blocks/provisioning.ts';
 import { reservationDue } from './blocks/reservation.ts';
+import { externalLimit } from './blocks/smart-charging.ts';
 import {
   evStopsEnergy,
   plugIn,
@@ -25,6 +26,7 @@ import type { TransferResult } from './core/transfers.ts';
 import { firmwareDue, firmwareTransferred } from './blocks/firmware.ts';
 import { logTransferred, uploadDue } from './blocks/diagnostics.ts';
 import { securityReconnectDue } from './blocks/security.ts';
+import { monitoringDue } from './blocks/monitoring.ts';
 
 type CommandHandlers = { [K in CommandType]: (s: Step, e: CommandOf<K>) => void };
 
@@ -35,6 +37,7 @@ export const COMMANDS: CommandHandlers = {
   PRESENT_TOKEN: presentToken,
   FAULT: fault,
   CLEAR_FAULT: clearFault,
+  EXTERNAL_LIMIT: externalLimitCommand,
   CLEAR_CACHE: (s, e) => localCall(s, e, s.wire.clearCacheCall()),
   SEND_LOCAL_LIST: (s, e) => localCall(s, e, s.wire.localListCall(e.list)),
   CHANGE_CONFIGURATION: configure,
@@ -77,6 +80,15 @@ function configure(s: Step, e: CommandOf<'CHANGE_CONFIGURATION'> | CommandOf<'SE
   const key = settingOf(e);
   if (!key) return s.fail(e.commandId, e.type, 'NotSupported', 'unknown configuration key or variable');
   localCall(s, e, s.wire.configurationCall(key, e.value));
+}
+
+/** K11-K13: an external limit set or released through the API. */
+function externalLimitCommand(s: Step, e: CommandOf<'EXTERNAL_LIMIT'>): void {
+  if (e.connectorId !== 0 && !s.connector(e.connectorId))
+    return s.fail(e.commandId, e.type, 'UNKNOWN_CONNECTOR', `no connector ${e.connectorId}`);
+  if (!externalLimit(s, e.connectorId, e.source, e.limitW, e.gridCritical))
+    return s.fail(e.commandId, e.type, 'NOT_FOUND', `no ${e.source} limit on connector ${e.connectorId}`);
+  s.result(e.commandId, e.type, { ok: true });
 }
 
 /** One raw CALL to the CSMS, as written; its answer is the command's outcome. */
@@ -151,6 +163,8 @@ export const TIMERS: Record<TimerName, (s: Step) => void> = {
   diagnostics: uploadDue,
   // Security: reconnect with changed credentials or profile
   securityReconnect: securityReconnectDue,
+  // Monitoring: periodic monitors
+  monitoring: monitoringDue,
 };
 
 /** A file transfer ended (core/transfers.ts): to the block waiting for it; others are stale. */

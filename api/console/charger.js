@@ -122,6 +122,7 @@ export function Charger({ id }) {
                     <td>
                       ${c.transaction_id ?? '–'}
                       ${c.id_tag ? html`<span class="muted id-tag">${c.id_tag}</span>` : ''}
+                      ${c.cost != null ? html`<span class="muted" data-testid="cost">cost ${c.cost}</span>` : ''}
                     </td>
                   </tr>
                   <tr class="sub">
@@ -136,6 +137,14 @@ export function Charger({ id }) {
         <h2>Power</h2>
         <${PowerChart} series=${series} />
         <p class="muted">last heartbeat ${fmt.time(detail.last_heartbeat_at) || '–'}</p>
+        ${
+          detail.display_message
+            ? html`<p data-testid="display-message">
+                <span class="muted">display (${detail.display_message.priority}):</span>
+                ${detail.display_message.content}
+              </p>`
+            : ''
+        }
       </section>
     </div>
     <${ChargerActions} detail=${detail} run=${run} onDeleted=${() => setDeleted(true)} />

@@ -64,6 +64,11 @@ export const COMMAND_DOCS: Record<EventType, { summary: string; examples: Exampl
     examples: one({ connector_id: 1, error_code: 'GroundFailure' }),
   },
   'clear-fault': { summary: "Clear a connector's fault", examples: one({ connector_id: 1 }) },
+  'external-limit': {
+    summary:
+      'Set (limit_w) or release (limit_w null) an external charging limit from a local EMS or the grid operator (2.0.1 K11-K13: NotifyChargingLimit, ClearedChargingLimit)',
+    examples: one({ evse_id: 1, limit_w: 7000, source: 'EMS' }),
+  },
   disconnect: {
     summary: 'Drop the connection to the central system (the charger reconnects)',
     examples: one(),

@@ -159,6 +159,11 @@ export const deploymentDetail = z.object({
       soc: nullable(z.number()),
       ev_connected: z.boolean(),
       id_tag: nullable(z.string()),
+      cost: nullable(z.number()).meta({
+        description:
+          "OCPP 2.0.1 I02: the running transaction's total cost, as the central system's last CostUpdated said",
+      }),
+      cost_updated_at: nullable(dateTime),
     }),
   ),
   charging_profiles: z.array(
@@ -185,6 +190,20 @@ export const deploymentDetail = z.object({
     }),
   ),
   last_heartbeat_at: nullable(dateTime),
+  display_message: nullable(
+    z.object({
+      id: z.number().int(),
+      priority: z.string(),
+      state: nullable(z.string()),
+      format: z.string(),
+      language: nullable(z.string()),
+      content: z.string(),
+      start_at: nullable(dateTime),
+      end_at: nullable(dateTime),
+      transaction_id: nullable(z.string()),
+      kept: z.number().int(),
+    }),
+  ).meta({ description: 'OCPP 2.0.1 block O: the display message on show now, null when none' }),
   updated_at: dateTime,
 });
 

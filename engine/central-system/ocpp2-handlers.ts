@@ -64,4 +64,6 @@ export const OCPP2_HANDLERS: Handlers<'ocpp2.0.1'> = {
   NotifyChargingLimit: acknowledge,
   ClearedChargingLimit: acknowledge,
   ReportChargingProfiles: acknowledge,
+  NotifyDisplayMessages: acknowledge,
+  NotifyCustomerInformation: acknowledge,
 };

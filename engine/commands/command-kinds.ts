@@ -168,6 +168,25 @@ export const COMMAND_KINDS = {
       ...(p.error_code ? { errorCode: p.error_code } : {}),
     }),
   }),
+  // K11-K13: an external limit (a local EMS, the grid operator) on an EVSE / connector, 0 the whole
+  // charger; limit_w null releases it.
+  'external-limit': kind({
+    path: 'external-limit',
+    payload: z.strictObject({
+      connector_id: z.number().int().min(0).max(1000).default(0),
+      evse_id: z.number().int().min(0).max(1000).optional(),
+      limit_w: z.number().min(0).max(10_000_000).nullable(),
+      source: z.enum(['EMS', 'SO', 'Other']).default('EMS'),
+      grid_critical: z.boolean().optional(),
+    }),
+    event: (p, wire) => ({
+      type: 'EXTERNAL_LIMIT',
+      connectorId: wire.connectorOf({ connectorId: p.connector_id, evseId: p.evse_id }),
+      source: p.source,
+      limitW: p.limit_w,
+      ...(p.grid_critical !== undefined ? { gridCritical: p.grid_critical } : {}),
+    }),
+  }),
   'clear-fault': kind({
     path: 'clear-fault',
     payload: optionalPayload(connectorPayload),

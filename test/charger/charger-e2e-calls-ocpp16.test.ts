@@ -1,6 +1,8 @@
 // Every OCPP 1.6 call a central system makes to a charger, answered end to end (e2e-calls.ts).
 import assert from 'node:assert/strict';
 import { callSuite, triggered, type Case } from './e2e-calls.ts';
+import { MODEL } from './e2e-suite.ts';
+import { createCertificateAuthority } from '../../engine/platform/certificates/x509.ts';
 
 const TX_DEFAULT_6KW_16 = {
   connectorId: 1,
@@ -14,6 +16,36 @@ const TX_DEFAULT_6KW_16 = {
 };
 
 const OCPP16: Case[] = [
+  [
+    'M05/M03 InstallCertificate CentralSystemRootCertificate Accepted, then GetInstalledCertificateIds lists it',
+    async (e, id) => {
+      const root = await createCertificateAuthority('CSMS Root 1.6');
+      const certificateType = 'CentralSystemRootCertificate';
+      assert.deepEqual(
+        await e.call(id, 'InstallCertificate', { certificateType, certificate: root.certPem }),
+        {
+          status: 'Accepted',
+        },
+      );
+      const listed = await e.call(id, 'GetInstalledCertificateIds', { certificateType });
+      assert.equal(listed.status, 'Accepted');
+      assert.equal(listed.certificateHashData.length, 1);
+    },
+  ],
+  [
+    'Reset Hard: SecurityEventNotification ResetOrReboot and StartupOfTheDevice once booted again',
+    async (e, id, c) => {
+      const boots = e.received(id, 'BootNotification').length;
+      assert.deepEqual(await e.call(id, 'Reset', { type: 'Hard' }), { status: 'Accepted' });
+      await e.waitReceived(id, 'BootNotification', boots + 1);
+      await e.online(c);
+      const events = await e.waitReceived(id, 'SecurityEventNotification', 2);
+      assert.deepEqual(
+        events.map((r) => r.params.type),
+        ['ResetOrReboot', 'StartupOfTheDevice'],
+      );
+    },
+  ],
   [
     'GetConfiguration answers the keys asked and names the unknown ones',
     async (e, id) => {
@@ -129,13 +161,23 @@ const OCPP16: Case[] = [
     },
   ],
   [
-    'DataTransfer is Accepted and its data echoed',
+    "P01 DataTransfer for the charger's own vendor is Accepted and its data echoed",
+    async (e, id) =>
+      assert.deepEqual(
+        await e.call(id, 'DataTransfer', { vendorId: MODEL.boot_vendor, messageId: 'echo', data: 'hi' }),
+        {
+          status: 'Accepted',
+          data: 'hi',
+        },
+      ),
+  ],
+  [
+    'P01 DataTransfer for a vendor the charger does not know is UnknownVendorId',
     async (e, id) =>
       assert.deepEqual(
         await e.call(id, 'DataTransfer', { vendorId: 'acme', messageId: 'echo', data: 'hi' }),
         {
-          status: 'Accepted',
-          data: 'hi',
+          status: 'UnknownVendorId',
         },
       ),
   ],

@@ -279,8 +279,12 @@ for (const version of VERSIONS)
           ],
         );
         assert.equal(bootVersion(e.received(id, 'BootNotification')[1]), NEW_VERSION);
-        const [event] = await e.waitReceived(id, 'SecurityEventNotification');
-        assert.equal(event.params.type, 'FirmwareUpdated');
+        // The reboot's own events (ResetOrReboot, StartupOfTheDevice), then the update's.
+        const events = await e.waitReceived(id, 'SecurityEventNotification', 3);
+        assert.deepEqual(
+          events.map((r) => r.params.type),
+          ['ResetOrReboot', 'StartupOfTheDevice', 'FirmwareUpdated'],
+        );
       });
 
       test(`L01 ${SIGNED} with a bad signature: InvalidSignature, an InvalidFirmwareSignature security event, nothing installed`, async () => {

@@ -47,6 +47,8 @@ test('connectors 1..n; evse_id null for 1.6 and the EVSE for 2.0.1', () => {
     soc: null,
     ev_connected: false,
     id_tag: null,
+    cost: null,
+    cost_updated_at: null,
   });
 });
 
@@ -73,6 +75,8 @@ test('a 1.6 transaction shows the central system id as a string, the token and t
     soc: 41.3,
     ev_connected: true,
     id_tag: 'TAG-1',
+    cost: null,
+    cost_updated_at: null,
   });
 });
 

@@ -21,6 +21,7 @@ const DETAIL_KEYS = [
   'charging_profiles',
   'configuration',
   'last_heartbeat_at',
+  'display_message',
   'updated_at',
 ];
 const RECORD_KEYS = [

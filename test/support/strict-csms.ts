@@ -27,7 +27,9 @@
  * Heartbeat; StatusNotification; Authorize Accepted; StartTransaction with transactionIds 1, 2, ...;
  * StopTransaction; MeterValues; TransactionEvent; NotifyReport; NotifyEvent; DataTransfer Accepted;
  * SecurityEventNotification; FirmwareStatusNotification; DiagnosticsStatusNotification;
- * LogStatusNotification; ReservationStatusUpdate. Anything else answers NotImplemented.
+ * LogStatusNotification; ReservationStatusUpdate; ReportChargingProfiles; NotifyDisplayMessages;
+ * NotifyCustomerInformation; NotifyMonitoringReport; NotifyChargingLimit; ClearedChargingLimit.
+ * Anything else answers NotImplemented.
  *
  * Records (all in arrival order):
  * - received: CALLs that passed strict validation and reached a handler.
@@ -142,6 +144,13 @@ function defaultHandlers(): Record<string, CsmsHandler> {
     LogStatusNotification: () => ({}),
     // Reservations (2.0.1 H04)
     ReservationStatusUpdate: () => ({}),
+    // Reports that follow a CSMS call (2.0.1 K09, O04)
+    ReportChargingProfiles: () => ({}),
+    NotifyDisplayMessages: () => ({}),
+    NotifyCustomerInformation: () => ({}),
+    NotifyMonitoringReport: () => ({}),
+    NotifyChargingLimit: () => ({}),
+    ClearedChargingLimit: () => ({}),
     // firmware: the 1.6 security extension's signed update
     SignedFirmwareStatusNotification: () => ({}),
   };

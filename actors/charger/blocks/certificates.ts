@@ -8,6 +8,7 @@ import type { Step } from '../core/step.ts';
 import { call } from '../wire/basics.ts';
 import { securityEvent, type SecurityEventType } from './security-events.ts';
 import { askEngine } from './security.ts';
+import { certificateHashData } from '../../../protocols/ocpp/certificate-hash-data.ts';
 
 declare module '../core/context.ts' {
   interface ChargerContext {
@@ -18,7 +19,7 @@ declare module '../core/context.ts' {
      * the engine); a manufacturer root keeps its PEM too (public), to check firmware signers with.
      */
     certificates?: { certificateType: string; hashData: CertificateHashData; pem?: string }[];
-    /** Manufacturer roots sent to the engine to install, oldest first, until it answers. */
+    /** Manufacturer roots sent to the engine before they were listed at once (snapshots of before): listed when it answers. */
     rootsPending?: string[];
   }
 }
@@ -65,13 +66,34 @@ export function certificateSigned(
   return 'Accepted';
 }
 
-/** InstallCertificate (M05): a CA certificate the charger trusts from now on. */
+/**
+ * InstallCertificate (M05): a CA certificate the charger trusts from now on. It is listed from the
+ * answer on (the charger names it by its hash data itself); the engine keeps the PEM (a central
+ * system's root is trusted for the next TLS connection) and its answer changes nothing listed.
+ */
 export function installCertificate(s: Step, certificateType: string, pem: string): 'Accepted' | 'Rejected' {
-  if (!CERTIFICATE.test(pem)) return 'Rejected';
-  if (certificateType === MANUFACTURER_ROOT) s.patch({ rootsPending: [...(s.ctx.rootsPending ?? []), pem] });
+  const block = pem.match(CERTIFICATE)?.[0];
+  if (!block) return 'Rejected';
+  let hashData: CertificateHashData;
+  try {
+    hashData = certificateHashData(block);
+  } catch {
+    return 'Rejected';
+  }
+  const kept = (s.ctx.certificates ?? []).filter(
+    (c) => !(c.certificateType === certificateType && sameHash(c.hashData, hashData)),
+  );
+  const own = certificateType === MANUFACTURER_ROOT ? { pem: block } : {};
+  s.patch({ certificates: [...kept, { certificateType, hashData, ...own }] });
   askEngine(s, { op: 'install', certificateType, pem });
   return 'Accepted';
 }
+
+const serial = (n: string) => n.replace(/^0+(?=.)/, '').toLowerCase();
+const sameHash = (a: CertificateHashData, b: CertificateHashData) =>
+  a.issuerNameHash === b.issuerNameHash &&
+  a.issuerKeyHash === b.issuerKeyHash &&
+  serial(a.serialNumber) === serial(b.serialNumber);
 
 /** GetInstalledCertificateIds (M03): the installed certificates of these types (all when none is given). */
 export function installedCertificates(
@@ -84,11 +106,7 @@ export function installedCertificates(
 /** DeleteCertificate (M04). */
 export function deleteCertificate(s: Step, h: CertificateHashData): 'Accepted' | 'NotFound' {
   const all = s.ctx.certificates ?? [];
-  const same = (c: { hashData: CertificateHashData }) =>
-    c.hashData.issuerNameHash === h.issuerNameHash &&
-    c.hashData.issuerKeyHash === h.issuerKeyHash &&
-    c.hashData.serialNumber.replace(/^0+(?=.)/, '').toLowerCase() ===
-      h.serialNumber.replace(/^0+(?=.)/, '').toLowerCase();
+  const same = (c: { hashData: CertificateHashData }) => sameHash(c.hashData, h);
   if (!all.some(same)) return 'NotFound';
   s.patch({ certificates: all.filter((c) => !same(c)) });
   askEngine(s, { op: 'delete', hashData: h });
@@ -115,13 +133,19 @@ export function securityResult(s: Step, e: ChargerEvent): void {
       else securityEvent(s, s.ctx.csrPending ?? 'InvalidChargePointCertificate', e.reason);
       return;
     case 'security.installed': {
+      // Listed when it was installed; a snapshot from before that (its root still pending) is listed now.
       const [pem, ...rest] = e.certificateType === MANUFACTURER_ROOT ? (s.ctx.rootsPending ?? []) : [];
       if (pem !== undefined) s.patch({ rootsPending: rest.length ? rest : undefined });
-      if (e.hashData)
+      const hashData = e.hashData;
+      if (!hashData) return;
+      const listed = (s.ctx.certificates ?? []).some(
+        (c) => c.certificateType === e.certificateType && sameHash(c.hashData, hashData),
+      );
+      if (!listed)
         s.patch({
           certificates: [
             ...(s.ctx.certificates ?? []),
-            { certificateType: e.certificateType, hashData: e.hashData, ...(pem ? { pem } : {}) },
+            { certificateType: e.certificateType, hashData, ...(pem ? { pem } : {}) },
           ],
         });
       return;

@@ -4,7 +4,14 @@
 // names and reports a setting is its adapter's.
 import type { CommandOf } from '../core/events.ts';
 import type { Step } from '../core/step.ts';
-import { SETTINGS, checkSetting, keyForVariable, withSetting, type ChangeOutcome } from '../core/settings.ts';
+import {
+  SETTINGS,
+  checkSetting,
+  keyForVariable,
+  readableMeasurands,
+  withSetting,
+  type ChangeOutcome,
+} from '../core/settings.ts';
 import { scheduleHeartbeat } from './availability.ts';
 import { hasTransaction } from '../core/transaction.ts';
 import { scheduleAligned, scheduleEndSamples } from './metering.ts';
@@ -23,7 +30,8 @@ const ENDED_SAMPLING = new Set([
 /** Changes a setting; what depends on it follows at once (the heartbeat, the meter, the cache). */
 export function changeSetting(s: Step, key: string, value: string): ChangeOutcome {
   if (!s.wire.settings.includes(key)) return 'NotSupported';
-  const checked = checkSetting(key, value, s.wire.measurands);
+  // A list naming a measurand the model cannot read is refused, and the previous list stays.
+  const checked = checkSetting(key, value, readableMeasurands(s.ctx.model, s.wire.measurands));
   if (!checked.ok) return checked.status;
   // Credentials and profiles are the security block's (never stored here in clear).
   const secured = securitySetting(s, key, checked.value);

@@ -8,6 +8,7 @@ import type { BootReason, CallMeta } from '../core/context.ts';
 import type { Step } from '../core/step.ts';
 import type { Answer } from '../core/wire.ts';
 import { withSetting } from '../core/settings.ts';
+import { securityEventAfterReboot } from './security-events.ts';
 
 export function sendBoot(s: Step): void {
   // A reconnect while a reset waits is no reboot yet: the reason is the reboot's, later.
@@ -89,8 +90,22 @@ export function scheduleReboot(s: Step): void {
   if (s.ctx.reset === 'now' && s.online) s.setTimer('reboot', s.now + s.timing('rebootDelayMs'));
 }
 
-/** Timer `reboot`: the lifecycle goes back to `starting` and boots again. */
+/**
+ * Timer `reboot`: the lifecycle goes back to `starting` and boots again. The security extension's
+ * events of a reboot (1.6 whitepaper and 2.0.1 A04: ResetOrReboot, then StartupOfTheDevice) are
+ * told once the charger is online again.
+ */
 export function rebootDue(s: Step): void {
   s.clearTimer('reboot');
-  if (s.ctx.reset === 'now' && s.online) s.raises.push({ type: 'internal.reboot' });
+  if (s.ctx.reset !== 'now' || !s.online) return;
+  securityEventAfterReboot(s, 'ResetOrReboot', rebootCause(s.ctx.bootReason));
+  securityEventAfterReboot(s, 'StartupOfTheDevice');
+  s.raises.push({ type: 'internal.reboot' });
 }
+
+const rebootCause = (reason: BootReason | undefined): string | undefined =>
+  reason === 'RemoteReset' || reason === 'ScheduledReset'
+    ? 'reset by the central system'
+    : reason === 'FirmwareUpdate'
+      ? 'firmware update'
+      : undefined;

@@ -82,16 +82,20 @@ export function trigger(s: Step, what: TriggerTarget, connectorId?: number): 'Ac
     case 'StatusNotification':
       sendStatus(s, connectorId);
       return 'Accepted';
+    // F06: MeterValues is a MeterValues request, in a transaction too (F06.FR.06 samples what
+    // SampledDataCtrlr.TxUpdatedMeasurands names); TransactionEvent is the transaction's Updated.
     case 'MeterValues':
+      for (const c of connectorId ? [s.connector(connectorId)!] : s.ctx.connectors)
+        s.send(s.wire.meterValues(s.ctx, c, s.now));
+      return 'Accepted';
     case 'TransactionEvent':
       for (const c of connectorId ? [s.connector(connectorId)!] : s.ctx.connectors) {
-        if (c.tx) {
-          const call = s.wire.txUpdated(s.ctx, c, 'trigger', s.now);
-          if (call) {
-            s.send(call);
-            bumpSeq(s, c.id);
-          }
-        } else if (what === 'MeterValues') s.send(s.wire.meterValues(s.ctx, c, s.now));
+        if (!c.tx) continue;
+        const call = s.wire.txUpdated(s.ctx, c, 'trigger', s.now);
+        if (call) {
+          s.send(call);
+          bumpSeq(s, c.id);
+        }
       }
       return 'Accepted';
   }

@@ -47,6 +47,16 @@ export function securityEvent(s: Step, type: SecurityEventType, techInfo?: strin
   s.patch({ securityEventsQueued: queued.slice(-QUEUED_MAX) });
 }
 
+/**
+ * An event of a reboot (ResetOrReboot, StartupOfTheDevice): kept for the connection after it, as
+ * the one open now goes with the reboot (sent once online again, with the time it happened).
+ */
+export function securityEventAfterReboot(s: Step, type: SecurityEventType, techInfo?: string): void {
+  const queued = (s.ctx.securityEventsQueued ?? []).filter((e) => e.type !== type);
+  queued.push({ type, at: s.now, ...(techInfo ? { techInfo } : {}) });
+  s.patch({ securityEventsQueued: queued.slice(-QUEUED_MAX) });
+}
+
 /** Online again: the security events met meanwhile, in order, with the time they happened. */
 export function sendQueuedSecurityEvents(s: Step): void {
   const queued = s.ctx.securityEventsQueued;

@@ -25,6 +25,23 @@ export function connectorByCsmsId(s: Step, id: number): Connector | undefined {
   return s.ctx.connectors.find((c) => c.tx && s.ctx.txIds[c.tx.ref] === id);
 }
 
+/**
+ * E14 GetTransactionStatus: whether transaction messages wait in the queue (offline, or not yet
+ * delivered) and whether the transaction is ongoing. `ref` is the local transaction asked about
+ * (null: one the charger does not know; undefined: none asked, the whole queue counts).
+ */
+export function transactionStatus(
+  s: Step,
+  ref: number | null | undefined,
+): { ongoing?: boolean; queued: boolean } {
+  if (ref === undefined) return { queued: s.ctx.outbox.length > 0 };
+  if (ref === null) return { ongoing: false, queued: false };
+  return {
+    ongoing: s.ctx.connectors.some((c) => c.tx?.ref === ref),
+    queued: s.ctx.outbox.some((x) => x.tx === ref),
+  };
+}
+
 /** Whether energy flows, the EV paused, or the charger limits the session to nothing. */
 function chargingState(s: Step, c: Connector): ConnectorEvent & ChangeCause {
   if (c.evStopped || (c.soc !== undefined && c.soc >= 100)) return 'suspended_ev';

@@ -126,7 +126,15 @@ export interface ChargingProfile {
   /** Raw 1.6 transactionId / 2.0.1 transactionId the profile was given for. */
   transactionId?: string | number;
   validTo?: number;
+  /**
+   * An external limit (K11-K13: a local EMS, the grid operator, another source), set through the
+   * API, not by the CSMS; absent: the CSMS's own profile (CSO). External limits all apply at once
+   * (the lowest wins) and the CSMS cannot clear them.
+   */
+  source?: ExternalLimitSource;
 }
+
+export type ExternalLimitSource = 'EMS' | 'SO' | 'Other';
 
 /** An outbound transaction-related message waiting for delivery, in order. */
 export interface OutboxItem {

@@ -123,6 +123,14 @@ export type CommandEvent = { commandId?: string } & (
   | { type: 'EV_STOPS_ENERGY'; connectorId: number }
   | { type: 'FAULT'; connectorId: number; errorCode?: string }
   | { type: 'CLEAR_FAULT'; connectorId: number }
+  /** K11-K13: an external limit (W) on a connector (0: the charger), or its release (null). */
+  | {
+      type: 'EXTERNAL_LIMIT';
+      connectorId: number;
+      source: 'EMS' | 'SO' | 'Other';
+      limitW: number | null;
+      gridCritical?: boolean;
+    }
   | { type: 'DISCONNECT' }
   | { type: 'CHANGE_CONFIGURATION'; key: string; value: string }
   | {

@@ -75,7 +75,7 @@ function limitOfPurpose(
   let level = -1;
   let best: number | undefined;
   for (const p of ctx.profiles) {
-    if (p.purpose !== purpose || !appliesTo(p, c)) continue;
+    if (p.purpose !== purpose || p.source || !appliesTo(p, c)) continue;
     const limit = profileLimitAt(ctx, p, c, now);
     if (limit === undefined) continue;
     if (best === undefined || p.stackLevel > level) {
@@ -86,12 +86,23 @@ function limitOfPurpose(
   return best;
 }
 
+/** K11: the lowest external limit (EMS, grid operator, ...) on the connector or the charger now. */
+function externalLimitW(ctx: ChargerContext, c: Connector | undefined, now: number): number {
+  let lowest = Infinity;
+  for (const p of ctx.profiles) {
+    if (!p.source || !appliesTo(p, c)) continue;
+    const limit = profileLimitAt(ctx, p, c, now);
+    if (limit !== undefined && limit < lowest) lowest = limit;
+  }
+  return lowest;
+}
+
 /** The smart-charging limit (W) on a connector now; Infinity when no profile applies. */
 export function profileLimitW(ctx: ChargerContext, c: Connector | undefined, now: number): number {
   if (ctx.profiles.length === 0) return Infinity;
   const tx = limitOfPurpose(ctx, c, 'Tx', now) ?? limitOfPurpose(ctx, c, 'TxDefault', now) ?? Infinity;
   const max = limitOfPurpose(ctx, c, 'Max', now) ?? Infinity;
-  return Math.min(tx, max);
+  return Math.min(tx, max, externalLimitW(ctx, c, now));
 }
 
 export const ratedW = (ctx: ChargerContext): number => ctx.model.max_power_kw * 1000;

@@ -33,6 +33,14 @@ export const READABLE_MEASURANDS = [
 ] as const;
 export type Measurand = (typeof READABLE_MEASURANDS)[number];
 
+/**
+ * The measurands this model can read, of those its version carries: an AC charger (IEC 61851, no
+ * ISO 15118 in the catalog's models) learns nothing of the EV's battery, so it has no SoC.
+ */
+export function readableMeasurands(model: ChargerModel, carried: readonly Measurand[]): readonly Measurand[] {
+  return model.current_type === 'AC' ? carried.filter((m) => m !== 'SoC') : carried;
+}
+
 /** A measurand list setting: a csl whose members are READABLE_MEASURANDS (the version may carry fewer). */
 const measurands = (...args: Parameters<typeof def>): SettingDef => ({
   ...def(...args),
@@ -152,6 +160,19 @@ export const SETTINGS: Record<string, SettingDef> = {
     0,
   ),
   NetworkConfigurationPriority: def('csl', false, '0', 'OCPPCommCtrlr', 'NetworkConfigurationPriority'),
+  // 2.x display messages (blocks/display-messages.ts) and monitoring (blocks/monitoring.ts): what they offer.
+  DisplayMessageAvailable: only('ocpp2', def('bool', true, 'true', 'DisplayMessageCtrlr', 'Available')),
+  DisplayMessageSupportedFormats: only(
+    'ocpp2',
+    def('csl', true, 'ASCII,UTF8', 'DisplayMessageCtrlr', 'SupportedFormats'),
+  ),
+  DisplayMessageSupportedPriorities: only(
+    'ocpp2',
+    def('csl', true, 'AlwaysFront,InFront,NormalCycle', 'DisplayMessageCtrlr', 'SupportedPriorities'),
+  ),
+  MonitoringAvailable: only('ocpp2', def('bool', true, 'true', 'MonitoringCtrlr', 'Available')),
+  // DataTransfer (blocks/data-transfer.ts): vendors the charger knows besides its own boot vendor.
+  DataTransferVendorIds: def('csl', false, '', 'DataTransferCtrlr', 'VendorIds'),
 };
 
 export const SETTING_KEYS = Object.keys(SETTINGS);

@@ -15,6 +15,7 @@ import type { CommandEvent, LocalListCommand } from './events.ts';
 import type { OcppVersion } from '../../../protocols/ocpp/versions.ts';
 import type { OcppResponse } from '../../../protocols/ocpp/ocpp-types.ts';
 import type { Measurand } from './settings.ts';
+import type { MonitorEvent } from '../blocks/monitoring.ts';
 
 /**
  * The CSMS's answer to the charger's `A` in version `V` (every version's, for a reader that does not
@@ -114,7 +115,10 @@ export interface OcppWire<V extends OcppVersion = OcppVersion> {
   txEndedIntervals: { sampled: string; aligned: string };
   /** A clock-aligned sample of the charger's main meter (1.6 connector 0, 2.0.1 evseId 0). */
   mainMeterValues(ctx: ChargerContext, at: number): OutboundCall;
-  /** Meter values outside a transaction (TriggerMessage MeterValues; a clock-aligned sample with 'clock'). */
+  /**
+   * A MeterValues request of a connector (TriggerMessage MeterValues, F06: in a transaction too, naming
+   * it where the version does; a clock-aligned sample outside a transaction with 'clock').
+   */
   meterValues(ctx: ChargerContext, c: Connector, at: number, cause?: 'trigger' | 'clock'): OutboundCall;
 
   // Operator commands that stand for a CSMS call: the charger runs its own handler of that call,
@@ -145,4 +149,12 @@ export interface OcppWire<V extends OcppVersion = OcppVersion> {
   reservationUpdate(reservationId: number, status: 'Expired' | 'Removed'): OutboundCall | undefined;
   /** The group (1.6 parentIdTag, 2.x groupIdToken) an Authorize answer gives the token, if any. */
   authorizeGroup(payload: Answer<'Authorize', V>): string | undefined;
+
+  // External charging limits (blocks/smart-charging.ts, K11-K13); undefined when the version says nothing.
+  chargingLimitSet(profile: ChargingProfile, gridCritical?: boolean): OutboundCall | undefined;
+  chargingLimitCleared(connectorId: number, source: string): OutboundCall | undefined;
+
+  // Monitoring (blocks/monitoring.ts)
+  /** Events of monitors (2.x NotifyEvent); undefined when the version has no monitoring. */
+  monitorEvents(ctx: ChargerContext, events: MonitorEvent[], at: number): OutboundCall | undefined;
 }

@@ -2,6 +2,7 @@
 // the 1.6 payload and writing the 1.6 answer. Anything not here is answered NotImplemented.
 // Each handler's `p` is its action's 1.6 request and its answer must be the 1.6 response
 // (core/csms-calls.ts); the link validated `p` against the official schema before.
+import { dataTransfer } from '../blocks/data-transfer.ts';
 import type { CsmsCalls } from '../core/csms-calls.ts';
 import type { OcppRequest } from '../../../protocols/ocpp/ocpp-types.ts';
 import { SETTINGS, getSetting } from '../core/settings.ts';
@@ -133,7 +134,10 @@ export const OCPP16_CALLS: CsmsCalls<'ocpp1.6'> = {
   },
 
   // A cooperative simulator: any vendor's data is accepted and echoed.
-  DataTransfer: (p) => ({ status: 'Accepted', ...(p.data !== undefined ? { data: String(p.data) } : {}) }),
+  DataTransfer: (p, s) => {
+    const status = dataTransfer(s, p.vendorId);
+    return { status, ...(status === 'Accepted' && p.data !== undefined ? { data: String(p.data) } : {}) };
+  },
 
   // Reservation
   ReserveNow: (p, s) => ({

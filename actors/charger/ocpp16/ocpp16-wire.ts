@@ -177,10 +177,13 @@ export const ocpp16Wire: OcppWire<'ocpp1.6'> = {
   mainMeterValues: (ctx, at) =>
     call('MeterValues', { connectorId: 0, meterValue: mainMeterValue(ctx, at, reading16, MASK_16) }),
 
+  // A triggered sample of a connector in a transaction names it (1.6 MeterValues.transactionId).
   meterValues: (ctx, c, at, cause = 'trigger') => {
     const sample = SAMPLE[cause]!;
+    const transactionId = c.tx ? ctx.txIds[c.tx.ref] : undefined;
     return call('MeterValues', {
       connectorId: c.id,
+      ...(transactionId !== undefined ? { transactionId } : {}),
       meterValue: meterValue16(ctx, c, at, sample.context, getSetting(ctx, sample.measurands)),
     });
   },
@@ -228,4 +231,8 @@ export const ocpp16Wire: OcppWire<'ocpp1.6'> = {
   // Reservations: 1.6 says an expired reservation with the connector's StatusNotification only.
   reservationUpdate: () => undefined,
   authorizeGroup: (p) => p?.idTagInfo?.parentIdTag,
+  // 1.6 has no external-limit messages (the limit applies all the same) and no monitoring.
+  chargingLimitSet: () => undefined,
+  chargingLimitCleared: () => undefined,
+  monitorEvents: () => undefined,
 };

@@ -1,7 +1,8 @@
 // The 2.x device model over the charger's settings: Get/SetVariables and the reports
 // (NotifyReport) that GetBaseReport and GetReport ask for. The settings are core/settings.ts's
 // table; each names the component/variable it is in 2.x.
-import type { ChargerContext, ConnectorStatus } from '../core/context.ts';
+import type { ChargerContext } from '../core/context.ts';
+import { availabilityOf } from '../blocks/monitoring.ts';
 import type { OutboundCall } from '../core/wire.ts';
 import type { CsmsCall } from '../core/csms-calls.ts';
 import type { OcppRequest } from '../../../protocols/ocpp/ocpp-types.ts';
@@ -9,18 +10,8 @@ import { SETTINGS, getSetting, isKnownComponent, keyForVariable, settingKeysOf }
 import { changeSetting } from '../blocks/configuration.ts';
 import { call, iso } from '../wire/basics.ts';
 
-/** 2.x connector statuses are coarser than the charger's. */
-export function connectorStatus(s: ConnectorStatus): string {
-  switch (s) {
-    case 'Available':
-    case 'Reserved':
-    case 'Unavailable':
-    case 'Faulted':
-      return s;
-    default:
-      return 'Occupied';
-  }
-}
+/** 2.x connector statuses are coarser than the charger's (as monitors see them too). */
+export const connectorStatus = availabilityOf;
 
 /** 2.0.1 mutability the settings table does not say: a password is WriteOnly, the profile ReadOnly. */
 const WRITE_ONLY = new Set(['AuthorizationKey']);
@@ -63,7 +54,8 @@ function reportData(ctx: ChargerContext, onlyWritable: boolean) {
         component: { name: 'EVSE', evse: { id: c.id } },
         variable: { name: 'AvailabilityState' },
         variableAttribute: [{ type: 'Actual', value: connectorStatus(c.status), mutability: 'ReadOnly' }],
-        variableCharacteristics: { dataType: 'OptionList', supportsMonitoring: false },
+        // Monitored by blocks/monitoring.ts (Delta, periodic).
+        variableCharacteristics: { dataType: 'OptionList', supportsMonitoring: true },
       });
   return data;
 }

@@ -15,6 +15,7 @@ import {
   type WriteReading,
 } from '../wire/sampled-values.ts';
 import { SETTINGS_2, connectorStatus } from './device-model.ts';
+import { notifyEvent2 } from './ocpp2-monitoring.ts';
 import { PURPOSE_2 } from './ocpp2-names.ts';
 
 function chargingState(c: Connector): string {
@@ -281,4 +282,26 @@ export const ocpp2Wire: OcppWire<'ocpp2.0.1'> = {
   reservationUpdate: (reservationId, status) =>
     call('ReservationStatusUpdate', { reservationId, reservationUpdateStatus: status }),
   authorizeGroup: (p) => p?.idTokenInfo?.groupIdToken?.idToken,
+  chargingLimitSet: (p, gridCritical) =>
+    call('NotifyChargingLimit', {
+      chargingLimit: {
+        chargingLimitSource: p.source ?? 'CSO',
+        ...(gridCritical !== undefined ? { isGridCritical: gridCritical } : {}),
+      },
+      ...(p.connectorId > 0 ? { evseId: p.connectorId } : {}),
+      chargingSchedule: [
+        {
+          id: Math.abs(p.id),
+          chargingRateUnit: p.unit,
+          startSchedule: iso(p.startAt),
+          chargingSchedulePeriod: p.periods.map((x) => ({ startPeriod: x.startPeriod, limit: x.limit })),
+        },
+      ],
+    }),
+  chargingLimitCleared: (connectorId, source) =>
+    call('ClearedChargingLimit', {
+      chargingLimitSource: source,
+      ...(connectorId > 0 ? { evseId: connectorId } : {}),
+    }),
+  monitorEvents: notifyEvent2,
 };

@@ -2,9 +2,7 @@
 // authorities, certificates they issue (server: IP/DNS subjectAltName; client: CN = identity) and
 // certificate signing requests. Everything goes in and out as PEM strings.
 import 'reflect-metadata';
-import { createHash, webcrypto } from 'node:crypto';
-import { AsnConvert } from '@peculiar/asn1-schema';
-import { SubjectPublicKeyInfo } from '@peculiar/asn1-x509';
+import { webcrypto } from 'node:crypto';
 
 type CryptoKey = webcrypto.CryptoKey;
 type CryptoKeyPair = webcrypto.CryptoKeyPair;
@@ -153,19 +151,5 @@ export interface CertificateHashData {
   serialNumber: string;
 }
 
-/**
- * The hash data OCPP names an installed certificate by (1.6 whitepaper, 2.0.1 CertificateHashDataType).
- * The issuer's key is the certificate's own for a self-signed root (the certificates a central
- * system installs); for any other it is its own key too, as the issuer's is not at hand.
- */
-export function certificateHashData(certPem: string): CertificateHashData {
-  const cert = new x509.X509Certificate(certPem);
-  const spki = AsnConvert.parse(cert.publicKey.rawData, SubjectPublicKeyInfo);
-  const sha256 = (data: ArrayBuffer) => createHash('sha256').update(Buffer.from(data)).digest('hex');
-  return {
-    hashAlgorithm: 'SHA256',
-    issuerNameHash: sha256(cert.issuerName.toArrayBuffer()),
-    issuerKeyHash: sha256(spki.subjectPublicKey),
-    serialNumber: cert.serialNumber.replace(/^0+(?=.)/, '').toLowerCase(),
-  };
-}
+/** The hash data OCPP names an installed certificate by (protocols/ocpp/certificate-hash-data.ts). */
+export { certificateHashData } from '../../../protocols/ocpp/certificate-hash-data.ts';

@@ -164,3 +164,43 @@ test('v1 stopped 1.6: stays stopped; START deploys attempt 2', () => {
   assert.ok(h.stages.every((s) => s.attempt === 2));
   h.finish();
 });
+
+test('v3 charging 2.0.1 (before issue 32): the new blocks start empty on it, and what they keep survives the next snapshot', async () => {
+  const h = restored('v3-charging-ocpp201');
+  const c = h.connector(1);
+  assert.equal(c.status, 'Charging');
+  // The state issue 32 added is optional: absent from the stored snapshot, so no migration.
+  assert.deepEqual(await h.csmsCall('GetDisplayMessages', { requestId: 1 }), { status: 'Unknown' });
+  assert.deepEqual(await h.csmsCall('GetMonitoringReport', { requestId: 2 }), { status: 'EmptyResultSet' });
+  const transactionId = c.tx!.id!;
+  assert.deepEqual(
+    await h.csmsCall('SetDisplayMessage', {
+      message: { id: 1, priority: 'InFront', transactionId, message: { format: 'UTF8', content: 'hi' } },
+    }),
+    { status: 'Accepted' },
+  );
+  await h.csmsCall('CostUpdated', { totalCost: 1.5, transactionId });
+  await h.csmsCall('SetVariableMonitoring', {
+    setMonitoringData: [
+      {
+        component: { name: 'EVSE', evse: { id: 1 } },
+        variable: { name: 'Power' },
+        type: 'Periodic',
+        value: 60,
+        severity: 5,
+      },
+    ],
+  });
+  const persisted = h.restart() as { context: Record<string, any> };
+  assert.equal(persisted.context.snapshotVersion, SNAPSHOT_VERSION);
+  assert.deepEqual(
+    [
+      persisted.context.displayMessages.length,
+      persisted.context.costs[String(c.tx!.ref)].total,
+      persisted.context.monitors.length,
+    ],
+    [1, 1.5, 1],
+  );
+  assert.equal((await h.csmsCall('GetDisplayMessages', { requestId: 3 })).status, 'Accepted');
+  h.finish();
+});

@@ -1,7 +1,7 @@
 // What reaches a charger and who handles it (dispatch.ts, the adapters' CSMS calls).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { VERSIONS, harness, online } from './charger-harness.ts';
+import { MODEL_AC, VERSIONS, harness, online } from './charger-harness.ts';
 import { COMMANDS, isCommand } from '../../../actors/charger/dispatch.ts';
 import type { CommandType } from '../../../actors/charger/charger-ports.ts';
 
@@ -12,6 +12,7 @@ const ALL: CommandType[] = [
   'EV_STOPS_ENERGY',
   'FAULT',
   'CLEAR_FAULT',
+  'EXTERNAL_LIMIT',
   'DISCONNECT',
   'CHANGE_CONFIGURATION',
   'SET_VARIABLE',
@@ -67,13 +68,32 @@ for (const version of VERSIONS) {
     h.stop();
   });
 
-  test(`${version}: DataTransfer from the CSMS is accepted and its data echoed`, async () => {
+  test(`${version}: P01 DataTransfer for the charger's own vendor is Accepted and its data echoed`, async () => {
     const h = online(version);
-    assert.deepEqual(await h.csmsCall('DataTransfer', { vendorId: 'acme', messageId: 'x', data: 'hi' }), {
+    const vendorId = MODEL_AC.boot_vendor;
+    assert.deepEqual(await h.csmsCall('DataTransfer', { vendorId, messageId: 'x', data: 'hi' }), {
       status: 'Accepted',
       data: 'hi',
     });
-    assert.deepEqual(await h.csmsCall('DataTransfer', { vendorId: 'acme' }), { status: 'Accepted' });
+    assert.deepEqual(await h.csmsCall('DataTransfer', { vendorId }), { status: 'Accepted' });
+    h.finish();
+  });
+
+  test(`${version}: P01 DataTransfer for a vendor the charger does not know is UnknownVendorId`, async () => {
+    const h = online(version);
+    assert.deepEqual(await h.csmsCall('DataTransfer', { vendorId: 'acme', messageId: 'x', data: 'hi' }), {
+      status: 'UnknownVendorId',
+    });
+    h.finish();
+  });
+
+  test(`${version}: P01 a vendor listed in DataTransferVendorIds (deployment config) is known`, async () => {
+    const h = online(version, { input: { config: { DataTransferVendorIds: 'acme,org.example' } } });
+    assert.deepEqual(await h.csmsCall('DataTransfer', { vendorId: 'org.example', data: 'hi' }), {
+      status: 'Accepted',
+      data: 'hi',
+    });
+    assert.deepEqual(await h.csmsCall('DataTransfer', { vendorId: 'other' }), { status: 'UnknownVendorId' });
     h.finish();
   });
 }
@@ -84,9 +104,19 @@ test('ocpp1.6: a CSMS call the charger has no block for is answered NotImplement
   h.finish();
 });
 
-test('ocpp2.0.1: a CSMS call the charger has no block for is answered NotImplemented (CostUpdated)', async () => {
+test('ocpp2.0.1: a CSMS call the charger has no block for is answered NotImplemented (GetTariffs, a 2.1 call)', async () => {
   const h = online('ocpp2.0.1');
-  await assert.rejects(h.csmsCall('CostUpdated', { totalCost: 1, transactionId: 'x' }), /NotImplemented/);
+  await assert.rejects(h.csmsCall('GetTariffs', { evseId: 1 }), /NotImplemented/);
+  h.finish();
+});
+
+test('ocpp2.0.1: L03/L04 PublishFirmware and UnpublishFirmware are NotSupported (a charging station is not a local controller)', async () => {
+  const h = online('ocpp2.0.1');
+  await assert.rejects(
+    h.csmsCall('PublishFirmware', { location: 'http://x/fw.bin', checksum: 'abc', requestId: 1 }),
+    /NotSupported/,
+  );
+  await assert.rejects(h.csmsCall('UnpublishFirmware', { checksum: 'abc' }), /NotSupported/);
   h.finish();
 });
 

@@ -18,6 +18,7 @@ const EXAMPLES: Record<string, unknown> = {
   unplug: {},
   fault: {},
   'clear-fault': {},
+  'external-limit': { limit_w: 6000 },
   disconnect: {},
 };
 

@@ -11,6 +11,7 @@ import {
   type CertificateAuthority,
 } from '../../../../engine/platform/certificates/x509.ts';
 import type { OcppVersion } from '../../../../actors/charger/charger-ports.ts';
+import { certificateHashData } from '../../../../protocols/ocpp/certificate-hash-data.ts';
 
 let root: CertificateAuthority;
 let other: CertificateAuthority;
@@ -28,12 +29,8 @@ before(async () => {
   ]);
 });
 
-const HASH = {
-  hashAlgorithm: 'SHA256' as const,
-  issuerNameHash: 'aa',
-  issuerKeyHash: 'bb',
-  serialNumber: '1',
-};
+/** The root's hash data, as the charger and the engine both name it. */
+const rootHash = () => certificateHashData(root.certPem);
 
 /** A charger (its clock now: the certificates are valid from now) with the manufacturer root installed, as the engine answers. */
 async function withRoot(version: OcppVersion): Promise<Harness> {
@@ -43,7 +40,11 @@ async function withRoot(version: OcppVersion): Promise<Harness> {
     certificate: root.certPem,
   });
   assert.equal(answer.status, 'Accepted');
-  h.send({ type: 'security.installed', certificateType: 'ManufacturerRootCertificate', hashData: HASH });
+  h.send({
+    type: 'security.installed',
+    certificateType: 'ManufacturerRootCertificate',
+    hashData: rootHash(),
+  });
   return h;
 }
 
@@ -97,7 +98,7 @@ for (const version of VERSIONS) {
 
   test(`${version}: M04 a deleted ManufacturerRootCertificate no longer vouches for its signers`, async () => {
     const h = await withRoot(version);
-    assert.deepEqual(await h.csmsCall('DeleteCertificate', { certificateHashData: HASH }), {
+    assert.deepEqual(await h.csmsCall('DeleteCertificate', { certificateHashData: rootHash() }), {
       status: 'Accepted',
     });
     assert.deepEqual(h.ctx().certificates, []);

@@ -347,8 +347,9 @@ for (const version of VERSIONS) {
       );
       assert.deepEqual(answer, aSet(version, 'Rejected', setting));
       assert.equal(h.ctx().settings[setting.key], undefined);
-      // 2.x has no Temperature measurand.
-      const all = version === 'ocpp1.6' ? ALL : ALL.replace(',Temperature', '');
+      // 2.x has no Temperature measurand; an AC charger reads no SoC.
+      const ac = ALL.replace(',SoC', '');
+      const all = version === 'ocpp1.6' ? ac : ac.replace(',Temperature', '');
       assert.deepEqual(
         await h.csmsCall(...aConfigurationChange(version, setting, all)),
         aSet(version, 'Accepted', setting),
@@ -371,3 +372,26 @@ function aSet(version: OcppVersion, status: string, setting = ALIGNED_INTERVAL):
     ],
   };
 }
+
+for (const version of VERSIONS)
+  for (const setting of [SAMPLED, ALIGNED])
+    test(`${version}: ${version === 'ocpp1.6' ? setting.key : `B05 ${setting.component}.${setting.variable}`} with SoC on an AC charger (no ISO 15118) is Rejected and the previous list stays; a DC charger takes it`, async () => {
+      const h = online(version);
+      const before = 'Energy.Active.Import.Register,Voltage';
+      assert.deepEqual(
+        await h.csmsCall(...aConfigurationChange(version, setting, before)),
+        aSet(version, 'Accepted', setting),
+      );
+      assert.deepEqual(
+        await h.csmsCall(...aConfigurationChange(version, setting, `${before},SoC`)),
+        aSet(version, 'Rejected', setting),
+      );
+      assert.equal(h.ctx().settings[setting.key], before);
+      h.finish();
+      const dc = online(version, { input: { model: MODEL_DC } });
+      assert.deepEqual(
+        await dc.csmsCall(...aConfigurationChange(version, setting, `${before},SoC`)),
+        aSet(version, 'Accepted', setting),
+      );
+      dc.finish();
+    });

@@ -243,3 +243,58 @@ test('ocpp2.0.1: B11 Reset of one EVSE is Rejected', async () => {
   assert.deepEqual(await h.csmsCall('Reset', { type: 'Immediate', evseId: 1 }), { status: 'Rejected' });
   h.finish();
 });
+
+test('ocpp2.0.1: F06 TriggerMessage MeterValues on an EVSE with a transaction sends MeterValues (context Trigger), not a TransactionEvent', async () => {
+  const h = online('ocpp2.0.1');
+  h.send({ type: 'PLUG_IN', connectorId: 1 });
+  await h.csmsCall(...aRemoteStart('ocpp2.0.1'));
+  const events = h.callsOf('TransactionEvent').length;
+  assert.deepEqual(await h.csmsCall(...aTrigger('ocpp2.0.1', 'MeterValues', 1)), { status: 'Accepted' });
+  assert.equal(h.callsOf('TransactionEvent').length, events);
+  const [mv] = h.callsOf('MeterValues');
+  assert.equal(mv.payload.evseId, 1);
+  assert.equal(mv.payload.meterValue[0].sampledValue[0].context, 'Trigger');
+  // TriggerMessage TransactionEvent is still the transaction's Updated event.
+  assert.deepEqual(await h.csmsCall(...aTrigger('ocpp2.0.1', 'TransactionEvent', 1)), { status: 'Accepted' });
+  assert.equal(h.callsOf('TransactionEvent').at(-1)!.payload.triggerReason, 'Trigger');
+  h.finish();
+});
+
+test('ocpp1.6: F06 TriggerMessage MeterValues on a connector with a transaction sends MeterValues naming it', async () => {
+  const h = online('ocpp1.6');
+  h.send({ type: 'PLUG_IN', connectorId: 1 });
+  await h.csmsCall(...aRemoteStart('ocpp1.6'));
+  h.tick(0);
+  assert.deepEqual(await h.csmsCall(...aTrigger('ocpp1.6', 'MeterValues', 1)), { status: 'Accepted' });
+  const mv = h.callsOf('MeterValues').at(-1)!;
+  assert.equal(mv.payload.transactionId, 100);
+  assert.equal(mv.payload.meterValue[0].sampledValue[0].context, 'Trigger');
+  h.finish();
+});
+
+for (const [version, type] of [
+  ['ocpp1.6', 'Soft'],
+  ['ocpp1.6', 'Hard'],
+  ['ocpp2.0.1', 'Immediate'],
+] as const)
+  test(`${version}: A04 Reset ${type}: once booted again, SecurityEventNotification ResetOrReboot then StartupOfTheDevice, timed at the reboot`, async () => {
+    const h = online(version);
+    h.tick(5_000);
+    const rebootAt = new Date(h.clock.now() + 200).toISOString();
+    assert.deepEqual(await h.csmsCall('Reset', { type }), { status: 'Accepted' });
+    assert.equal(h.callsOf('SecurityEventNotification').length, 0);
+    h.tick(200);
+    assert.equal(h.stage(), 'online');
+    const actions = h.calls.map((c) => c.action);
+    const boot = actions.lastIndexOf('BootNotification');
+    const events = h.callsOf('SecurityEventNotification');
+    assert.deepEqual(
+      events.map((e) => [e.payload.type, e.payload.timestamp]),
+      [
+        ['ResetOrReboot', rebootAt],
+        ['StartupOfTheDevice', rebootAt],
+      ],
+    );
+    assert.ok(actions.indexOf('SecurityEventNotification') > boot, 'told after the boot');
+    h.finish();
+  });

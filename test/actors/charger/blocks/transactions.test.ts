@@ -165,3 +165,45 @@ test('ocpp1.6: E05 a StartTransaction the CSMS answers Invalid ends the transact
   assert.deepEqual([stop.transactionId, stop.reason], [5, 'DeAuthorized']);
   h.finish();
 });
+
+test('ocpp2.0.1: E14 GetTransactionStatus: messagesInQueue while the transaction messages of an offline spell wait, ongoingIndicator for a running or ended transaction', async () => {
+  // The CSMS holds the first TransactionEvent it gets after the reconnect: the rest stay queued.
+  let holding = false;
+  const held: string[] = [];
+  const h = harness('ocpp2.0.1', {
+    connect: 'manual',
+    answers: { TransactionEvent: (p) => (holding ? (held.push(p.eventType), 'hold') : {}) },
+  });
+  h.deploy();
+  h.link.sendBack!({ type: 'link.open' });
+  h.send({ type: 'PLUG_IN', connectorId: 1 });
+  await h.csmsCall(...aRemoteStart('ocpp2.0.1', { idTag: 'R', remoteStartId: 1 }));
+  const id = h.connector(1).tx!.id!;
+  assert.deepEqual(await h.csmsCall('GetTransactionStatus', { transactionId: id }), {
+    messagesInQueue: false,
+    ongoingIndicator: true,
+  });
+  h.send({ type: 'DISCONNECT' });
+  h.tick(60_000);
+  h.send({ type: 'UNPLUG', connectorId: 1 });
+  holding = true;
+  h.link.sendBack!({ type: 'link.open' });
+  assert.equal(h.stage(), 'online');
+  assert.deepEqual(held, ['Updated']);
+  assert.ok(h.ctx().outbox.length > 1);
+  // Ended, but its messages wait: the charger still knows it.
+  assert.deepEqual(await h.csmsCall('GetTransactionStatus', { transactionId: id }), {
+    messagesInQueue: true,
+    ongoingIndicator: false,
+  });
+  assert.deepEqual(await h.csmsCall('GetTransactionStatus', {}), { messagesInQueue: true });
+  assert.deepEqual(await h.csmsCall('GetTransactionStatus', { transactionId: 'nope' }), {
+    messagesInQueue: false,
+    ongoingIndicator: false,
+  });
+  holding = false;
+  while (h.held.length) h.release(h.held[0]);
+  assert.equal(h.ctx().outbox.length, 0);
+  assert.deepEqual(await h.csmsCall('GetTransactionStatus', {}), { messagesInQueue: false });
+  h.finish();
+});
