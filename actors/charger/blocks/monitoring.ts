@@ -7,6 +7,8 @@
 // draws (W) and its availability state. Every event of the charger is checked against the monitors
 // (checkMonitors, from the commit of each Step: nothing to do when no monitor is set).
 import type { ConnectorStatus } from '../core/context.ts';
+import type { Monitor, MonitorEvent, MonitorTarget, MonitorType } from '../core/monitors.ts';
+export type { Monitor, MonitorEvent, MonitorTarget, MonitorType } from '../core/monitors.ts';
 import type { Step } from '../core/step.ts';
 
 /** An EVSE's availability as monitors (and 2.x's AvailabilityState) see it: Occupied for any session state. */
@@ -20,34 +22,6 @@ export function availabilityOf(s: ConnectorStatus): string {
     default:
       return 'Occupied';
   }
-}
-
-export type MonitorType = 'UpperThreshold' | 'LowerThreshold' | 'Delta' | 'Periodic' | 'PeriodicClockAligned';
-/** What a monitor watches, in the charger's terms: a connector's (EVSE's) power or availability. */
-export type MonitorTarget = { what: 'power' | 'state'; connectorId: number };
-
-export interface Monitor {
-  id: number;
-  target: MonitorTarget;
-  type: MonitorType;
-  value: number;
-  severity: number;
-  /** Only while a transaction runs on the target's connector. */
-  transaction: boolean;
-  /** Thresholds: whether the value is past it now (an event was raised, not cleared yet). */
-  tripped?: boolean;
-  /** Delta: the value at the last event (or when the monitor was set). */
-  reference?: number | string;
-  /** Periodic: the next report. */
-  dueAt?: number;
-}
-
-export interface MonitorEvent {
-  eventId: number;
-  monitor: Monitor;
-  trigger: 'Alerting' | 'Delta' | 'Periodic';
-  actualValue: string;
-  cleared?: boolean;
 }
 
 declare module '../core/context.ts' {

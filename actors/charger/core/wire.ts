@@ -15,7 +15,7 @@ import type { CommandEvent, LocalListCommand } from './events.ts';
 import type { OcppVersion } from '../../../protocols/ocpp/versions.ts';
 import type { OcppResponse } from '../../../protocols/ocpp/ocpp-types.ts';
 import type { Measurand } from './settings.ts';
-import type { MonitorEvent } from '../blocks/monitoring.ts';
+import type { MonitorEvent } from './monitors.ts';
 
 /**
  * The CSMS's answer to the charger's `A` in version `V` (every version's, for a reader that does not
