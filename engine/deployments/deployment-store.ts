@@ -150,14 +150,20 @@ export class DeploymentStore {
     return new Map(rows.map((r) => [r.identity, r.location_id]));
   }
 
-  /** The connectors of each of these deployments of the organization (missing ids: not there). */
-  async connectorCounts(orgId: string, ids: string[]): Promise<Map<string, number | null>> {
-    const { rows } = await this.db.query<{ id: string; n: number | null }>(
-      `SELECT id::text AS id, (charger_model->>'connector_count')::int AS n FROM evc_deployments
-       WHERE organization_id = $1 AND id = ANY ($2::uuid[])`,
+  /**
+   * The connectors of each of these deployments of the organization, and whether it is asked to run
+   * (missing ids: not there).
+   */
+  async connectorCounts(
+    orgId: string,
+    ids: string[],
+  ): Promise<Map<string, { connectors: number | null; running: boolean }>> {
+    const { rows } = await this.db.query<{ id: string; n: number | null; running: boolean }>(
+      `SELECT id::text AS id, (charger_model->>'connector_count')::int AS n, desired = 'running' AS running
+       FROM evc_deployments WHERE organization_id = $1 AND id = ANY ($2::uuid[])`,
       [orgId, ids.filter(isUuid)],
     );
-    return new Map(rows.map((r) => [r.id, r.n]));
+    return new Map(rows.map((r) => [r.id, { connectors: r.n, running: r.running }]));
   }
 
   async get(orgId: string, id: string): Promise<DeploymentRow | undefined> {

@@ -148,3 +148,19 @@ test(
     ]);
   }),
 );
+
+test(
+  'traffic on a location whose chargers are all stopped is refused, and the page says why',
+  inBrowser(async (t) => {
+    const page = await openPage(browser, t);
+    await page.goto(`${svc.url}/ui/?token=${await svc.token('org-a')}#/traffic`);
+    const select = page.locator('select[name="location"]');
+    await select.locator(`option[value="${bigId}"]`).waitFor({ state: 'attached' });
+    await select.selectOption(bigId);
+    await page.getByRole('button', { name: 'Start traffic' }).click();
+    await page.getByTestId('traffic-error').getByText('none of its 510 chargers is running').waitFor();
+    assert.equal(new URL(page.url()).hash, '#/traffic');
+    const runs = (await svc.as('org-a')('GET', '/traffic-runs')).body.items;
+    assert.ok(runs.every((r: any) => r.location_id !== bigId));
+  }),
+);
