@@ -127,12 +127,9 @@ export const locationList = z.object({
       location_id: z.string(),
       name: z.string(),
       chargers: z.number().int().meta({ description: "the location's deployed chargers" }),
-      running: z
-        .number()
-        .int()
-        .meta({
-          description: 'of those, the ones asked to run (not stopped): what commands and traffic reach',
-        }),
+      running: z.number().int().meta({
+        description: 'of those, the ones asked to run (not stopped): what commands and traffic reach',
+      }),
       created_at: dateTime,
     }),
   ),
