@@ -8,18 +8,24 @@ import { api } from './api.js';
 
 const REFRESH_MS = 2000;
 
-/** The organization's locations, from the deployments the fleet lists (identity of the first, count). */
+/**
+ * The organization's locations by name, every page of them, each with its charger counts as the
+ * server keeps them (not counted here from a page of deployments, which hid locations past it).
+ */
 async function locations() {
-  const page = await api('GET', '/evcharger/fleet/deployments?limit=500');
-  const byId = new Map();
-  for (const d of page.items) {
-    if (!d.location_id) continue;
-    const l = byId.get(d.location_id) || { id: d.location_id, first: d.identity, count: 0 };
-    l.count++;
-    byId.set(d.location_id, l);
+  const all = [];
+  for (let offset = 0; offset !== null;) {
+    const page = await api('GET', `/evcharger/locations?limit=500&offset=${offset}`);
+    all.push(...page.items);
+    offset = page.next_offset;
   }
-  return [...byId.values()];
+  return all;
 }
+
+/** A location as the list offers it: its name, its chargers and how many of them run. */
+const locationLabel = (l) =>
+  `${l.name} (${l.chargers} charger${l.chargers === 1 ? '' : 's'}` +
+  (l.running === l.chargers ? ')' : `, ${l.running} running)`);
 
 /** An input bound to one numeric field of a form's state. */
 function NumberField({ label, name, state, set, step = 'any' }) {
@@ -64,7 +70,7 @@ function StartTraffic() {
     locations().then(
       (l) => {
         setList(l);
-        if (l.length) setLocationId(l[0].id);
+        if (l.length) setLocationId(l[0].location_id);
       },
       (e) => setError(e.message),
     );
@@ -98,7 +104,7 @@ function StartTraffic() {
       <label class="grow"
         >Location
         <select name="location" value=${locationId} onChange=${(e) => setLocationId(e.target.value)}>
-          ${list.map((l) => html`<option value=${l.id}>${l.first}… (${l.count} chargers) ${l.id}</option>`)}
+          ${list.map((l) => html`<option value=${l.location_id}>${locationLabel(l)}</option>`)}
         </select>
       </label>
       <${NumberField} label="Seed" name="seed" state=${form} set=${setForm} step="1" />

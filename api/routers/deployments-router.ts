@@ -13,6 +13,7 @@ import {
   deploymentsQuery,
   eventsQuery,
   locationIdQuery,
+  locationsQuery,
   runtimeOpBody,
 } from '../schemas/deployments.ts';
 import type { Problem } from '../../engine/deployments/deployment-service.ts';
@@ -22,6 +23,7 @@ import {
   deploymentCreated,
   deploymentList,
   locationAccepted,
+  locationList,
   runtimeOpAccepted,
   runtimeOpResult,
   stageEvents,
@@ -264,6 +266,22 @@ export function deploymentsRouter({ deployments }: ApiDeps): Router {
     async (ctx) => {
       const q = parseQuery(ctx, eventsQuery);
       ctx.body = { events: await deployments.events.recent(orgOf(ctx), q) };
+    },
+  );
+
+  router.get(
+    '/evcharger/locations',
+    apiDoc({
+      summary: 'Virtual locations of the organization by name, with their chargers counted, paged',
+      description:
+        '`name` keeps the locations whose name contains it (any case). `chargers` counts the deployed chargers, `running` those not stopped.',
+      query: locationsQuery,
+      examples: { firstPage: { query: { limit: 50, offset: 0 } }, byName: { query: { name: 'depot' } } },
+      responses: { 200: { description: 'A page of locations', schema: locationList } },
+    }),
+    async (ctx) => {
+      const q = parseQuery(ctx, locationsQuery);
+      ctx.body = await deployments.store.locations(orgOf(ctx), q);
     },
   );
 

@@ -27,13 +27,21 @@ export function trafficRunsRouter({ traffic }: ApiDeps): Router {
       tags,
       body: startTrafficBody,
       responses: { 201: { description: 'The traffic run', schema: trafficView } },
-      errors: { 404: 'Location not found', 409: 'The location has no chargers' },
+      errors: {
+        404: 'Location not found',
+        409: 'The location has no chargers, or none of them is running (all stopped)',
+      },
     }),
     async (ctx) => {
       const { location_id, ...config } = parseBody(ctx, startTrafficBody);
       const out = await traffic.start(orgOf(ctx), location_id, config);
       if (out.kind === 'not_found') throw notFound(`Location '${location_id}' not found`);
       if (out.kind === 'empty') throw new ApiError(409, `Location '${location_id}' has no chargers`);
+      if (out.kind === 'stopped')
+        throw new ApiError(
+          409,
+          `Location '${location_id}': none of its ${out.chargers} chargers is running; start them first (POST /evcharger/deployment-runtime-ops with action start)`,
+        );
       ctx.status = 201;
       ctx.set('Location', `/traffic-runs/${out.view.traffic_id}`);
       ctx.body = out.view;

@@ -205,3 +205,10 @@ export const deploymentsQuery = z.object({
   limit: intString(z.number().min(1).max(DEPLOYMENTS_LIMIT_MAX)).optional().default(50),
   offset: intString(z.number().min(0).max(OFFSET_MAX)).optional().default(0),
 });
+
+/** GET /evcharger/locations: the organization's locations by name, optionally those whose name contains `name`. */
+export const locationsQuery = z.object({
+  name: z.string().min(1).max(200).optional(),
+  limit: intString(z.number().min(1).max(DEPLOYMENTS_LIMIT_MAX)).optional().default(50),
+  offset: intString(z.number().min(0).max(OFFSET_MAX)).optional().default(0),
+});

@@ -121,6 +121,21 @@ export const stageEvent = z.object({
 });
 export const stageEvents = z.object({ events: z.array(stageEvent) });
 
+export const locationList = z.object({
+  items: z.array(
+    z.object({
+      location_id: z.string(),
+      name: z.string(),
+      chargers: z.number().int().meta({ description: "the location's deployed chargers" }),
+      running: z.number().int().meta({
+        description: 'of those, the ones asked to run (not stopped): what commands and traffic reach',
+      }),
+      created_at: dateTime,
+    }),
+  ),
+  next_offset: nullable(z.number().int()),
+});
+
 export const deploymentList = z.object({
   items: z.array(
     z.object({

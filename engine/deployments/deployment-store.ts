@@ -54,6 +54,17 @@ export interface DeploymentListItem {
   updated_at: string;
 }
 
+/** One row of GET /evcharger/locations. */
+export interface LocationListItem {
+  location_id: string;
+  name: string;
+  /** Its deployments (a charger that could not be deployed is not one). */
+  chargers: number;
+  /** Those asked to run (`desired`): the ones a command or traffic run can reach. */
+  running: number;
+  created_at: string;
+}
+
 /** A location charger that could not be deployed, and why. */
 export interface LocationFailure {
   identity: string;
@@ -139,14 +150,20 @@ export class DeploymentStore {
     return new Map(rows.map((r) => [r.identity, r.location_id]));
   }
 
-  /** The connectors of each of these deployments of the organization (missing ids: not there). */
-  async connectorCounts(orgId: string, ids: string[]): Promise<Map<string, number | null>> {
-    const { rows } = await this.db.query<{ id: string; n: number | null }>(
-      `SELECT id::text AS id, (charger_model->>'connector_count')::int AS n FROM evc_deployments
-       WHERE organization_id = $1 AND id = ANY ($2::uuid[])`,
+  /**
+   * The connectors of each of these deployments of the organization, and whether it is asked to run
+   * (missing ids: not there).
+   */
+  async connectorCounts(
+    orgId: string,
+    ids: string[],
+  ): Promise<Map<string, { connectors: number | null; running: boolean }>> {
+    const { rows } = await this.db.query<{ id: string; n: number | null; running: boolean }>(
+      `SELECT id::text AS id, (charger_model->>'connector_count')::int AS n, desired = 'running' AS running
+       FROM evc_deployments WHERE organization_id = $1 AND id = ANY ($2::uuid[])`,
       [orgId, ids.filter(isUuid)],
     );
-    return new Map(rows.map((r) => [r.id, r.n]));
+    return new Map(rows.map((r) => [r.id, { connectors: r.n, running: r.running }]));
   }
 
   async get(orgId: string, id: string): Promise<DeploymentRow | undefined> {
@@ -316,6 +333,31 @@ export class DeploymentStore {
       ],
     );
     return rows[0];
+  }
+
+  /**
+   * The organization's locations by name (then id), optionally those whose name contains `name`
+   * (case-insensitive), each with its chargers counted: deployed, and asked to run.
+   */
+  async locations(
+    orgId: string,
+    q: { name?: string; limit: number; offset: number },
+  ): Promise<{ items: LocationListItem[]; next_offset: number | null }> {
+    const { rows } = await this.db.query<LocationListItem & { created_at: Date }>(
+      `SELECT l.id::text AS location_id, l.name, l.created_at,
+              count(d.id)::int AS chargers,
+              count(d.id) FILTER (WHERE d.desired = 'running')::int AS running
+       FROM evc_locations l LEFT JOIN evc_deployments d ON d.location_id = l.id
+       WHERE l.organization_id = $1 AND ($2::text IS NULL OR strpos(lower(l.name), lower($2)) > 0)
+       GROUP BY l.id
+       ORDER BY l.name, l.id LIMIT $3 OFFSET $4`,
+      [orgId, q.name ?? null, q.limit + 1, q.offset],
+    );
+    const more = rows.length > q.limit;
+    const items = rows
+      .slice(0, q.limit)
+      .map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() }));
+    return { items, next_offset: more ? q.offset + q.limit : null };
   }
 
   async locationExists(orgId: string, id: string): Promise<boolean> {

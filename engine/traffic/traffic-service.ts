@@ -28,7 +28,11 @@ interface Held {
 }
 
 export type StartOutcome =
-  { kind: 'started'; view: TrafficRunView } | { kind: 'not_found' } | { kind: 'empty' };
+  | { kind: 'started'; view: TrafficRunView }
+  | { kind: 'not_found' }
+  | { kind: 'empty' }
+  /** None of the location's chargers is running (all stopped). */
+  | { kind: 'stopped'; chargers: number };
 
 /** Stopped runs kept per organization (in memory: a long-lived service running CI would grow). */
 export const KEEP_STOPPED = 100;
@@ -49,10 +53,12 @@ export class TrafficService {
       orgId,
       found.map((c) => c.id),
     );
+    // Stopped chargers take no command: traffic on them would count sessions no frame carried.
+    if (!found.some((c) => counts.get(c.id)?.running)) return { kind: 'stopped', chargers: found.length };
     const chargers: TrafficCharger[] = found.map((c) => ({
       key: c.id,
       identity: c.identity,
-      connectors: counts.get(c.id) ?? 1,
+      connectors: counts.get(c.id)?.connectors ?? 1,
     }));
     const byKey = new Map(found.map((c) => [c.id, c]));
     const run = new TrafficRun(config, chargers, async (charger, type, payload) => {

@@ -12,6 +12,8 @@ import { inBrowser, launch, openPage } from './browser.ts';
 let svc: TestService;
 let browser: Browser;
 let locationId: string;
+/** A location of 510 stopped chargers (see before). */
+let bigId: string;
 
 before(async () => {
   [svc, browser] = await Promise.all([startTestService(), launch()]);
@@ -28,6 +30,20 @@ before(async () => {
   await eventually(
     () => deploymentsOf(as, locationId),
     (list) => list.length === 2 && list.every((d) => d.stage === 'online'),
+  );
+  // A location of 510 stopped chargers whose identities sort before the running site's: the first
+  // 500 deployments, which the location list was once made of, are all of this one. The rows are
+  // written straight into the database: the list reads rows, and 510 booting chargers only cost time.
+  const big = await as('POST', '/evcharger/location', { body: { name: 'Aardvark depot', chargers: [] } });
+  assert.equal(big.status, 202, big.text);
+  bigId = big.body.location_id;
+  await svc.service.platform.db.query(
+    `INSERT INTO evc_deployments (organization_id, location_id, identity, model, charger_model, ocpp_version,
+                                  desired, stage, outcome)
+     SELECT l.organization_id, l.id, 'AAA-' || lpad(g::text, 4, '0'), 'abb-terra-ac-wallbox-22', '{}'::jsonb,
+            'ocpp1.6', 'stopped', 'stopped', 'succeeded'
+     FROM evc_locations l, generate_series(1, 510) g WHERE l.id = $1::uuid`,
+    [bigId],
   );
 });
 after(async () => {
@@ -113,5 +129,38 @@ test(
     // The run is in the list of runs.
     await page.getByRole('link', { name: '← all traffic runs' }).click();
     await page.locator(`tr[data-traffic="${id}"]`).getByText('stopped').waitFor();
+  }),
+);
+
+test(
+  'the location list names every location by name with its charger counts, also those past the first 500 chargers',
+  inBrowser(async (t) => {
+    const page = await openPage(browser, t);
+    await page.goto(`${svc.url}/ui/?token=${await svc.token('org-a')}#/traffic`);
+    const select = page.locator('select[name="location"]');
+    await select.locator(`option[value="${locationId}"]`).waitFor({ state: 'attached' });
+    const options = await select
+      .locator('option')
+      .evaluateAll((os) => os.map((o) => [o.getAttribute('value'), o.textContent]));
+    assert.deepEqual(options, [
+      [bigId, 'Aardvark depot (510 chargers, 0 running)'],
+      [locationId, 'traffic site (2 chargers)'],
+    ]);
+  }),
+);
+
+test(
+  'traffic on a location whose chargers are all stopped is refused, and the page says why',
+  inBrowser(async (t) => {
+    const page = await openPage(browser, t);
+    await page.goto(`${svc.url}/ui/?token=${await svc.token('org-a')}#/traffic`);
+    const select = page.locator('select[name="location"]');
+    await select.locator(`option[value="${bigId}"]`).waitFor({ state: 'attached' });
+    await select.selectOption(bigId);
+    await page.getByRole('button', { name: 'Start traffic' }).click();
+    await page.getByTestId('traffic-error').getByText('none of its 510 chargers is running').waitFor();
+    assert.equal(new URL(page.url()).hash, '#/traffic');
+    const runs = (await svc.as('org-a')('GET', '/traffic-runs')).body.items;
+    assert.ok(runs.every((r: any) => r.location_id !== bigId));
   }),
 );

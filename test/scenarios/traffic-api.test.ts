@@ -138,6 +138,33 @@ describe('traffic runs API', () => {
     assert.equal((await a('GET', `/traffic-runs/${ids[0]}`)).status, 404);
   });
 
+  test('a location whose chargers are all stopped is refused with 409; one running charger is enough', async () => {
+    const a = svc.as('org-stopped');
+    const loc = await location(a, 'TRS-');
+    const stop = await a('POST', '/evcharger/deployment-runtime-ops', {
+      body: { action: 'stop', location_id: loc },
+    });
+    assert.equal(stop.status, 202, stop.text);
+    const chargers = await eventually(
+      () => deploymentsOf(a, loc),
+      (list) => list.length === 2 && list.every((d) => d.stage === 'stopped'),
+    );
+    // Nothing would reach the central system: no run, and no sessions counted that no frame carried.
+    const refused = await a('POST', '/traffic-runs', { body: { location_id: loc, ...BUSY } });
+    assert.equal(refused.status, 409, refused.text);
+    assert.deepEqual(Object.keys(refused.body), ['detail']);
+    assert.match(refused.body.detail, /none of its 2 chargers is running/);
+    assert.deepEqual((await a('GET', '/traffic-runs')).body.items, []);
+
+    const start = await a('POST', '/evcharger/deployment-runtime-ops', {
+      body: { action: 'start', deployment_id: chargers[0].deployment_id },
+    });
+    assert.equal(start.status, 202, start.text);
+    const run = await a('POST', '/traffic-runs', { body: { location_id: loc, ...BUSY } });
+    assert.equal(run.status, 201, run.text);
+    assert.equal((await a('DELETE', `/traffic-runs/${run.body.traffic_id}`)).status, 200);
+  });
+
   test("another organization's location is a 404; a bad profile is a 422", async () => {
     const a = svc.as('org-c');
     const res = await a('POST', '/traffic-runs', { body: { location_id: 'nope' } });
