@@ -23,6 +23,7 @@ import {
   checkMeter,
   checkStatus,
   StepFailure,
+  type BodyOf,
   type CheckRun,
   type RunCharger,
   type StepOutcome,
@@ -176,7 +177,7 @@ class ScenarioRun {
       ...(security ? { security } : {}),
     });
     if ('problem' in out) throw new Error(`charger ${identity} of group '${group.id}': ${out.problem}`);
-    const c: RunCharger = { group: group.id, hosted: out, frames: [], mark: 0 };
+    const c: RunCharger = { group: group.id, hosted: out, frames: [], mark: 0, vars: new Map() };
     this.#chargers.push(c);
     const ids = new Set<number>();
     this.#unsubscribe.push(
@@ -199,8 +200,13 @@ class ScenarioRun {
 
   #targets(group: string | undefined): RunCharger[] {
     const list = group === undefined ? this.#chargers : this.#chargers.filter((c) => c.group === group);
-    if (list.length === 0) throw new StepFailure(`no charger group '${group}'`);
+    if (list.length === 0) throw new Error(`no charger group '${group}'`);
     return list;
+  }
+
+  /** The variables a step on this charger reads: what it saved itself, then the run's. */
+  #varsOf(c: RunCharger): Map<string, unknown> {
+    return c.vars.size === 0 ? this.#vars : new Map([...this.#vars, ...c.vars]);
   }
 
   #proofs(c: RunCharger, frames: SeenFrame[]): ProofFrame[] {
@@ -263,13 +269,22 @@ class ScenarioRun {
               : // A date-time from now: reservations' expiry, firmware's retrieve date.
                 new Date(Date.now() + value.time_in_s * 1000).toISOString();
         this.#vars.set(name, substitute(v, this.#vars));
+        // A `set` is for every charger: it replaces what each had saved under the name.
+        for (const c of this.#chargers) c.vars.delete(name);
       }
       return;
     }
-    const body = substitute(raw, this.#vars) as Fields;
+    // Each charger reads its own saved variables, so each gets its own body.
+    const group = (raw as { charger?: string }).charger;
+    const targets =
+      kind === 'wait' ? [] : this.#targets(group === undefined ? undefined : substitute(group, this.#vars));
+    const bodies = new Map(targets.map((c) => [c, substitute(raw, this.#varsOf(c)) as Fields]));
+    const body = targets.length > 0 ? bodies.get(targets[0])! : (substitute(raw, this.#vars) as Fields);
     const expectation = EXPECTATION_KINDS.includes(kind);
     const name = step.name ?? describe(kind, body);
-    await this.#step({ name, kind, expectation }, path, () => this.#carryOut(kind, body));
+    await this.#step({ name, kind, expectation }, path, () =>
+      this.#carryOut(kind, body, targets, (c) => bodies.get(c)!),
+    );
   }
 
   async #step(
@@ -306,14 +321,13 @@ class ScenarioRun {
     }
   }
 
-  async #carryOut(kind: string, b: Fields): Promise<StepOutcome> {
-    const targets = kind === 'wait' ? [] : this.#targets(b.charger);
+  async #carryOut(kind: string, b: Fields, targets: RunCharger[], bodyOf: BodyOf): Promise<StepOutcome> {
     const none = { message: null, frames: [] };
     const command = COMMANDS[kind];
     if (command) {
-      const payload = commandPayload(kind, b);
       for (const c of targets) {
         c.mark = c.frames.length;
+        const payload = commandPayload(kind, bodyOf(c));
         const problem = await this.host.command(this.input.orgId, c.hosted, command, payload);
         if (problem) throw new StepFailure(`${c.hosted.identity}: ${problem}`);
       }
@@ -329,7 +343,8 @@ class ScenarioRun {
       case 'csms_call':
         for (const c of targets) {
           c.mark = c.frames.length;
-          const problem = await this.host.csmsCall(c.hosted, b.action, b.payload, {
+          const { action, payload } = bodyOf(c);
+          const problem = await this.host.csmsCall(c.hosted, action, payload, {
             wsUrl: this.input.wsUrl,
             hookUrl: this.input.csmsHook,
           });
@@ -341,13 +356,13 @@ class ScenarioRun {
         return none;
       case 'wait_for_status':
       case 'expect_status':
-        return checkStatus(this.#checks, targets, b);
+        return checkStatus(this.#checks, targets, bodyOf);
       case 'wait_for_frame':
       case 'expect_call':
       case 'expect_answer':
-        return checkFrame(this.#checks, kind, targets, b);
+        return checkFrame(this.#checks, kind, targets, bodyOf);
       case 'expect_meter':
-        return checkMeter(this.#checks, targets, b);
+        return checkMeter(this.#checks, targets, bodyOf);
     }
     throw new Error(`step '${kind}' is not carried out by this runner`);
   }
@@ -355,7 +370,14 @@ class ScenarioRun {
   /** The waits and expectations (step-checks.ts) reach the run through this. */
   readonly #checks: CheckRun = {
     each: (targets, s, check, failure) => this.#each(targets, s, check, failure),
-    setVar: (name, value) => this.#vars.set(name, value),
+    save: (name, values) => {
+      for (const [c, v] of values) c.vars.set(name, v);
+      // Saved on one charger: the run's too, so steps on other groups can use it; saved on several:
+      // no run-wide value, so another group's step names the variable as unknown rather than
+      // reading a stale or arbitrary charger's value.
+      if (values.size === 1) this.#vars.set(name, [...values.values()][0]);
+      else this.#vars.delete(name);
+    },
   };
 
   /** Every target must produce its proof within `s` seconds; the first that does not fails the step. */
