@@ -6,8 +6,54 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startStrictCsms, type StrictCsms } from '../support/strict-csms.ts';
+import { startTestService, type TestService } from '../support/service.ts';
 import { main } from '../../tools/scenario/main.ts';
 import { parseOptions } from '../../tools/scenario/options.ts';
+
+/** Runs the CLI, keeping what it prints (and printing nothing). */
+async function captured(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out = { stdout: '', stderr: '' };
+  const write = { stdout: process.stdout.write, stderr: process.stderr.write };
+  process.stdout.write = ((s: string) => ((out.stdout += s), true)) as typeof process.stdout.write;
+  process.stderr.write = ((s: string) => ((out.stderr += s), true)) as typeof process.stderr.write;
+  try {
+    const code = await main(argv);
+    return { code, ...out };
+  } finally {
+    process.stdout.write = write.stdout;
+    process.stderr.write = write.stderr;
+  }
+}
+
+test('--help prints the usage on stdout and exits 0', async () => {
+  for (const flag of ['--help', '-h']) {
+    const r = await captured([flag]);
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /^usage: npm run scenario -- FILE \[options\]/);
+    assert.equal(r.stderr, '');
+  }
+});
+
+describe('npm run scenario --api', () => {
+  let svc: TestService;
+  before(async () => (svc = await startTestService()));
+  after(async () => await svc.close());
+
+  test('a wrong --token is one line naming the option, exit 2, no stack trace', async () => {
+    const r = await captured(['scenarios/ocpp16/boot.yaml', '--api', svc.url, '--token', 'not-a-token']);
+    assert.equal(r.code, 2);
+    assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
+    assert.match(r.stderr, /--token/);
+    assert.doesNotMatch(r.stderr, /\n\s+at /);
+  });
+
+  test('a service that cannot be reached is one line naming the URL, exit 2', async () => {
+    const r = await captured(['scenarios/ocpp16/boot.yaml', '--api', 'http://127.0.0.1:9', '--token', 't']);
+    assert.equal(r.code, 2);
+    assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
+    assert.match(r.stderr, /http:\/\/127\.0\.0\.1:9/);
+  });
+});
 
 describe('npm run scenario', () => {
   let dir: string;

@@ -56,7 +56,14 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${(err as Error).message}\n`);
     return 2;
   }
-  const result = o.api ? await runViaApi(o, text, onProgress) : await runInProcess(o, text);
+  let result: RunResult | string;
+  try {
+    result = o.api ? await runViaApi(o, text, onProgress) : await runInProcess(o, text);
+  } catch (err) {
+    // The run could not be carried out (a refused token, a service out of reach): one line, no stack.
+    process.stderr.write(`${o.file}: ${(err as Error).message.split('\n')[0]}\n`);
+    return 2;
+  }
   if (typeof result === 'string') {
     process.stderr.write(`${o.file}: not a valid scenario\n${result}\n`);
     return 2;

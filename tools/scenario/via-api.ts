@@ -3,6 +3,18 @@
 import type { RunEvent, RunResult } from '../../engine/scenarios/scenario-result.ts';
 import type { ScenarioCliOptions } from './options.ts';
 
+/** fetch, with a connection that fails said in one line naming the service. */
+async function reach(url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    throw new Error(`cannot reach ${url} (${cause?.code ?? cause?.message ?? (err as Error).message})`, {
+      cause: err,
+    });
+  }
+}
+
 export async function runViaApi(
   o: ScenarioCliOptions,
   text: string,
@@ -11,7 +23,7 @@ export async function runViaApi(
 ): Promise<RunResult | string> {
   const { url, token } = o.api!;
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const res = await fetch(`${url}/scenario-runs`, {
+  const res = await reach(`${url}/scenario-runs`, {
     method: 'POST',
     headers,
     body: JSON.stringify({
@@ -24,7 +36,13 @@ export async function runViaApi(
       ...(o.seed !== undefined && { seed: o.seed }),
     }),
   });
-  const body = (await res.json()) as { run_id?: string; scenario?: string; detail?: unknown };
+  if (res.status === 401 || res.status === 403)
+    throw new Error(`--token: the service at ${url} refused it (HTTP ${res.status})`);
+  const body = (await res.json().catch(() => ({}))) as {
+    run_id?: string;
+    scenario?: string;
+    detail?: unknown;
+  };
   if (res.status === 422 && Array.isArray(body.detail))
     return (body.detail as Array<{ loc: unknown[]; msg: string }>)
       .map((d) => `${d.loc.slice(1).join('.')}: ${d.msg}`)
@@ -32,7 +50,7 @@ export async function runViaApi(
   if (res.status !== 201 || !body.run_id)
     throw new Error(`POST /scenario-runs: HTTP ${res.status} ${JSON.stringify(body)}`);
   if (sayWhere) process.stdout.write(`run ${body.run_id} on ${url}\n`);
-  const stream = await fetch(`${url}/scenario-runs/${body.run_id}/events`, { headers });
+  const stream = await reach(`${url}/scenario-runs/${body.run_id}/events`, { headers });
   if (!stream.ok || !stream.body)
     throw new Error(`GET /scenario-runs/${body.run_id}/events: HTTP ${stream.status}`);
   const decoder = new TextDecoder();
@@ -56,7 +74,7 @@ export async function runViaApi(
     }
   }
   // The stream ended without a result (the service restarted): read what it has.
-  const last = await fetch(`${url}/scenario-runs/${body.run_id}`, { headers });
+  const last = await reach(`${url}/scenario-runs/${body.run_id}`, { headers });
   if (!last.ok) throw new Error(`GET /scenario-runs/${body.run_id}: HTTP ${last.status}`);
   return (await last.json()) as RunResult;
 }
