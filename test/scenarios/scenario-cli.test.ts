@@ -11,13 +11,24 @@ import { main } from '../../tools/scenario/main.ts';
 import { parseOptions } from '../../tools/scenario/options.ts';
 
 /** Runs the CLI, keeping what it prints (and printing nothing). */
-async function captured(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function captured(
+  argv: string[],
+  options?: Parameters<typeof main>[1],
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const out = { stdout: '', stderr: '' };
   const write = { stdout: process.stdout.write, stderr: process.stderr.write };
-  process.stdout.write = ((s: string) => ((out.stdout += s), true)) as typeof process.stdout.write;
-  process.stderr.write = ((s: string) => ((out.stderr += s), true)) as typeof process.stderr.write;
+  // The CLI writes strings; the test runner's own messages (bytes) go through untouched.
+  const keep = (stream: 'stdout' | 'stderr') =>
+    ((chunk: unknown, ...rest: unknown[]) => {
+      if (typeof chunk !== 'string')
+        return (write[stream] as (...a: unknown[]) => boolean).call(process[stream], chunk, ...rest);
+      out[stream] += chunk;
+      return true;
+    }) as typeof process.stdout.write;
+  process.stdout.write = keep('stdout');
+  process.stderr.write = keep('stderr');
   try {
-    const code = await main(argv);
+    const code = await main(argv, options);
     return { code, ...out };
   } finally {
     process.stdout.write = write.stdout;
@@ -92,6 +103,19 @@ describe('npm run scenario', () => {
     const page = readFileSync(html, 'utf8');
     assert.match(page, /<span class="status s-failed">failed<\/span>/);
     assert.match(page, /<tr class="failed"><td>✘<\/td><td>4<\/td><td>expect_answer Authorize/);
+  });
+
+  test('prints the scenario’s name first, and that a wait is still waiting while it waits', async () => {
+    const file = join(dir, 'long-wait.yaml');
+    writeFileSync(
+      file,
+      'name: a scenario with a long wait\nchargers: [{ id: cp }]\nsteps:\n  - wait: { seconds: 1 }\n',
+    );
+    // A short reminder interval, so the test does not wait 10 s; no timing is asserted.
+    const r = await captured([file, '--ws-url', csms.url], { stillWaitingEveryMs: 100 });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.split('\n')[0], 'a scenario with a long wait');
+    assert.match(r.stdout, /^ {2}… 1 wait 1: still waiting \(\d+ s\)$/m);
   });
 
   test('exits 0 when every expectation held', async () => {

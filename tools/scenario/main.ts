@@ -17,13 +17,44 @@ import { runViaApi } from './via-api.ts';
 
 const out = (line: string) => process.stdout.write(line + '\n');
 
-export function onProgress(e: RunEvent): void {
-  if (e.type === 'charger') out(`  + ${e.charger.identity} (${e.charger.ocpp_version}, ${e.charger.group})`);
-  else if (e.type === 'step' && e.step.status !== 'running') out(progressLine(e.step));
+export interface MainOptions {
+  /** How often a step still running says so (default 10 s). */
+  stillWaitingEveryMs?: number;
+}
+
+/**
+ * The progress printer: chargers as they are deployed, each step once it ends, and while a step
+ * runs (a wait, an expectation), a line every `everyMs` saying it is still waiting.
+ */
+export function progress(everyMs = 10_000): { onEvent: (e: RunEvent) => void; stop: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  const stop = () => {
+    if (timer) clearInterval(timer);
+    timer = undefined;
+  };
+  const onEvent = (e: RunEvent) => {
+    if (e.type === 'charger')
+      out(`  + ${e.charger.identity} (${e.charger.ocpp_version}, ${e.charger.group})`);
+    else if (e.type === 'step') {
+      stop();
+      if (e.step.status !== 'running') return out(progressLine(e.step));
+      const { path, name, started_at } = e.step;
+      timer = setInterval(() => {
+        const s = Math.round((Date.now() - Date.parse(started_at)) / 1000);
+        out(`  … ${path} ${name}: still waiting (${s} s)`);
+      }, everyMs);
+      timer.unref();
+    } else stop();
+  };
+  return { onEvent, stop };
 }
 
 /** Starts the service in this process (embedded database and broker, a temporary directory) and runs there. */
-async function runInProcess(o: ScenarioCliOptions, text: string): Promise<RunResult | string> {
+async function runInProcess(
+  o: ScenarioCliOptions,
+  text: string,
+  onEvent: (e: RunEvent) => void,
+): Promise<RunResult | string> {
   const dataDir = mkdtempSync(join(tmpdir(), 'evsim-scenario-'));
   const config = loadConfig({
     PORT: '0',
@@ -34,14 +65,14 @@ async function runInProcess(o: ScenarioCliOptions, text: string): Promise<RunRes
   const service = await startService(config, createLogger(config));
   try {
     const token = await service.platform.tokens.sign!('scenario');
-    return await runViaApi({ ...o, api: { url: service.url, token } }, text, onProgress, false);
+    return await runViaApi({ ...o, api: { url: service.url, token } }, text, onEvent, false);
   } finally {
     await service.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
   let o: ScenarioCliOptions;
   let text: string;
   // Asked for: the usage on stdout and success (without a FILE it is bad input: stderr, exit 2).
@@ -57,12 +88,15 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   let result: RunResult | string;
+  const shown = progress(options.stillWaitingEveryMs);
   try {
-    result = o.api ? await runViaApi(o, text, onProgress) : await runInProcess(o, text);
+    result = o.api ? await runViaApi(o, text, shown.onEvent) : await runInProcess(o, text, shown.onEvent);
   } catch (err) {
     // The run could not be carried out (a refused token, a service out of reach): one line, no stack.
     process.stderr.write(`${o.file}: ${(err as Error).message.split('\n')[0]}\n`);
     return 2;
+  } finally {
+    shown.stop();
   }
   if (typeof result === 'string') {
     process.stderr.write(`${o.file}: not a valid scenario\n${result}\n`);
