@@ -125,6 +125,17 @@ describe('npm run scenario', () => {
   test('exits 2 for a document that is not a scenario', async () => {
     assert.equal(await main(['package.json']), 2);
   });
+
+  test('a mistake in a step is placed by the number the report gives the step (from 1)', async () => {
+    const file = join(dir, 'wrong-step.yaml');
+    writeFileSync(
+      file,
+      'name: x\nchargers: [{ id: cp }]\nsteps:\n  - present_token: { connector: 0, id_tag: T }\n',
+    );
+    const r = await captured([file, '--ws-url', csms.url]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /^steps\.1\.present_token\.connector: /m);
+  });
 });
 
 test("--crl FILE gives the run's security the file's revocation lists as crl_pem", () => {

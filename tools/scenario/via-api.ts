@@ -1,6 +1,7 @@
 // The CLI's --api mode: the scenario runs on a running evsim service (POST /scenario-runs), its
 // steps followed over the run's event stream until the result arrives.
 import type { RunEvent, RunResult } from '../../engine/scenarios/scenario-result.ts';
+import { placeText } from '../../engine/scenarios/scenario-schema.ts';
 import type { ScenarioCliOptions } from './options.ts';
 
 /** fetch, with a connection that fails said in one line naming the service. */
@@ -44,9 +45,12 @@ export async function runViaApi(
     detail?: unknown;
   };
   if (res.status === 422 && Array.isArray(body.detail))
-    return (body.detail as Array<{ loc: unknown[]; msg: string }>)
-      .map((d) => `${d.loc.slice(1).join('.')}: ${d.msg}`)
-      .join('\n');
+    return (
+      (body.detail as Array<{ loc: unknown[]; msg: string }>)
+        // loc is ['body', 'scenario', ...0-based path]: shown 1-based, as the report numbers steps.
+        .map((d) => `${placeText(d.loc.slice(2) as Array<string | number>)}: ${d.msg}`)
+        .join('\n')
+    );
   if (res.status !== 201 || !body.run_id)
     throw new Error(`POST /scenario-runs: HTTP ${res.status} ${JSON.stringify(body)}`);
   // The scenario's name first, so a CI log says what runs before the steps do.
