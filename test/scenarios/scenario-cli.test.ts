@@ -118,6 +118,18 @@ describe('npm run scenario', () => {
     assert.match(r.stdout, /^ {2}… 1 wait 1: still waiting \(\d+ s\)$/m);
   });
 
+  test('a wait that ran out of time counts as failed, and the summary names its step', async () => {
+    const file = join(dir, 'failed-wait.yaml');
+    writeFileSync(
+      file,
+      'name: a wait that fails\nchargers: [{ id: cp }]\nsteps:\n  - wait_for_frame: { action: Reset, timeout_s: 1 }\n',
+    );
+    const r = await captured([file, '--ws-url', csms.url]);
+    assert.equal(r.code, 1);
+    const summary = r.stdout.trimEnd().split('\n').at(-1)!;
+    assert.match(summary, /^FAILED at step 1 wait_for_frame Reset: 1 expectation\(s\) held, 1 failed /);
+  });
+
   test('exits 0 when every expectation held', async () => {
     assert.equal(await main(['scenarios/ocpp16/boot.yaml', '--ws-url', csms.url]), 0);
   });

@@ -72,6 +72,20 @@ async function runInProcess(
   }
 }
 
+/**
+ * The last line: the verdict, the step that failed, expectations held and steps failed (a wait
+ * that ran out of time or an action that could not be carried out counts as failed too).
+ */
+export function summaryLine(r: RunResult): string {
+  const failedSteps = r.steps.filter((s) => s.status === 'failed');
+  const failed = r.expectations.failed + failedSteps.filter((s) => !s.expectation).length;
+  const where = failedSteps.length ? ` at step ${failedSteps[0].path} ${failedSteps[0].name}` : '';
+  return (
+    `${r.status.toUpperCase()}${where}: ${r.expectations.passed} expectation(s) held, ${failed} failed (run ${r.run_id}, seed ${r.seed})` +
+    (r.error ? `\n  error: ${r.error}` : '')
+  );
+}
+
 export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
   let o: ScenarioCliOptions;
   let text: string;
@@ -105,11 +119,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   if (o.junit) writeFileSync(o.junit, junitXml(result));
   if (o.html) writeFileSync(o.html, htmlReport(result));
   if (o.json) writeFileSync(o.json, JSON.stringify(result, null, 2) + '\n');
-  const { passed, failed } = result.expectations;
-  out(
-    `${result.status.toUpperCase()}: ${passed} expectation(s) held, ${failed} failed (run ${result.run_id}, seed ${result.seed})` +
-      (result.error ? `\n  error: ${result.error}` : ''),
-  );
+  out(summaryLine(result));
   return result.status === 'passed' ? 0 : result.status === 'failed' ? 1 : 2;
 }
 
