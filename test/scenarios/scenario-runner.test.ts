@@ -50,4 +50,34 @@ steps:
     const ids = stops.map((p) => (p as { transactionId: number }).transactionId);
     assert.equal(new Set(ids).size, 3, `three different transactions: ${ids.join(', ')}`);
   });
+
+  test('steps after a failed one are reported skipped: the rest of its round, the other rounds, the steps after', async () => {
+    const result = await runScenario(host, {
+      orgId: 'org-a',
+      wsUrl: csms.url,
+      scenario: scenario(`
+name: a failure inside a repeat
+chargers: [{ id: cp }]
+steps:
+  - repeat:
+      times: 3
+      steps:
+        - wait_for_frame: { action: Reset, timeout_s: 1 }
+        - plug_in: {}
+  - set: { x: y }
+  - unplug: {}
+`),
+    });
+    assert.equal(result.status, 'failed');
+    assert.deepEqual(
+      result.steps.map((s) => `${s.path} ${s.status} ${s.name}`),
+      [
+        '0 passed every charger is accepted',
+        '1.1.1 failed wait_for_frame Reset',
+        '1.1.2 skipped plug_in connector 1',
+        '1.2 skipped rounds 2-3',
+        '3 skipped unplug connector 1',
+      ],
+    );
+  });
 });
