@@ -142,6 +142,33 @@ describe('npm run scenario', () => {
     assert.match(summary, /^FAILED at step 1 wait_for_frame Reset: 1 expectation\(s\) held, 1 failed /);
   });
 
+  // Mistakes found before any charger is deployed: exit 2, the step named, nothing run.
+  for (const [what, step, place] of [
+    [
+      'an unknown variable',
+      "present_token: { id_tag: '${nope}' }",
+      /^steps\.2\.present_token: unknown variable \$\{nope\}/m,
+    ],
+    [
+      'a status the version does not have',
+      'expect_status: { status: Occupied }',
+      /^steps\.2\.expect_status\.status: 'Occupied' is not a status of ocpp1\.6/m,
+    ],
+    [
+      'csms_call against an external central system without a hook',
+      'csms_call: { action: Reset, payload: { type: Soft } }',
+      /^steps\.2\.csms_call: .*--csms-hook/m,
+    ],
+  ] as const)
+    test(`${what} is refused before deploying, naming the step`, async () => {
+      const file = join(dir, 'preflight.yaml');
+      writeFileSync(file, `name: x\nchargers: [{ id: cp }]\nsteps:\n  - plug_in: {}\n  - ${step}\n`);
+      const r = await captured([file, '--ws-url', csms.url]);
+      assert.equal(r.code, 2, r.stdout + r.stderr);
+      assert.match(r.stderr, place);
+      assert.doesNotMatch(r.stdout, /every charger is accepted/);
+    });
+
   test('exits 0 when every expectation held', async () => {
     assert.equal(await main(['scenarios/ocpp16/boot.yaml', '--ws-url', csms.url]), 0);
   });
