@@ -8,6 +8,7 @@ import { openSse } from '../http/sse.ts';
 import { parseBody, parsePath } from '../http/validation.ts';
 import { runPath, startRunBody } from '../schemas/scenario-runs.ts';
 import { checkScenario, loadScenario } from '../../engine/scenarios/load-scenario.ts';
+import { preflight } from '../../engine/scenarios/scenario-preflight.ts';
 import { scenarioJsonSchema } from '../../engine/scenarios/scenario-schema.ts';
 import { readyScenarios } from '../../engine/scenarios/ready-scenarios.ts';
 import { MAX_RUNNING } from '../../engine/scenarios/scenario-runs.ts';
@@ -85,8 +86,20 @@ export function scenarioRunsRouter({ scenarios }: ApiDeps): Router {
         throw new ValidationError(
           security.map((p) => ({ loc: p.loc, msg: p.msg, type: 'value_error', input: p.input })),
         );
-      const loaded =
+      const checked =
         typeof body.scenario === 'string' ? loadScenario(body.scenario) : checkScenario(body.scenario);
+      // What can be known wrong before deploying (a variable, a status, a hook) is a 422 as well.
+      const loaded =
+        'problems' in checked
+          ? checked
+          : (() => {
+              const problems = preflight(checked.scenario, {
+                wsUrl: body.ws_url,
+                csmsHook: body.csms_hook,
+                variables: body.variables,
+              });
+              return problems.length > 0 ? { problems } : checked;
+            })();
       if ('problems' in loaded)
         throw new ValidationError(
           loaded.problems.map((p) => ({

@@ -2,7 +2,9 @@
 // schema. Problems come back as `path: message` lines, the form the CLI prints and the API's 422
 // carries in its `msg`.
 import { parse as parseYaml } from 'yaml';
-import { scenarioSchema, type Scenario } from './scenario-schema.ts';
+import { placeText, scenarioSchema, type Scenario } from './scenario-schema.ts';
+
+export { placeText };
 
 export interface ScenarioProblem {
   /** Where in the document: `['steps', 3, 'present_token', 'id_tag']`; empty for the whole document. */
@@ -12,9 +14,8 @@ export interface ScenarioProblem {
 
 export type Loaded = { scenario: Scenario } | { problems: ScenarioProblem[] };
 
-/** `steps.3.present_token: message`, as the CLI prints a problem. */
-export const problemText = (p: ScenarioProblem) =>
-  `${p.path.length > 0 ? p.path.join('.') : 'document'}: ${p.message}`;
+/** `steps.4.present_token: message`, as the CLI prints a problem. */
+export const problemText = (p: ScenarioProblem) => `${placeText(p.path)}: ${p.message}`;
 
 /** Documents larger than this are refused before parsing (a scenario is a few KB). */
 export const MAX_SCENARIO_BYTES = 1_000_000;

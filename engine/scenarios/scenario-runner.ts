@@ -23,6 +23,7 @@ import {
   checkMeter,
   checkStatus,
   StepFailure,
+  type BodyOf,
   type CheckRun,
   type RunCharger,
   type StepOutcome,
@@ -90,7 +91,12 @@ class ScenarioRun {
   async run(): Promise<RunResult> {
     this.input.onStart?.(this.result);
     try {
-      await this.#deployAll();
+      try {
+        await this.#deployAll();
+      } catch (err) {
+        this.#notReached(this.input.scenario.steps, '', 0);
+        throw err;
+      }
       await this.#steps(this.input.scenario.steps, '');
       this.result.status = 'passed';
     } catch (err) {
@@ -176,7 +182,7 @@ class ScenarioRun {
       ...(security ? { security } : {}),
     });
     if ('problem' in out) throw new Error(`charger ${identity} of group '${group.id}': ${out.problem}`);
-    const c: RunCharger = { group: group.id, hosted: out, frames: [], mark: 0 };
+    const c: RunCharger = { group: group.id, hosted: out, frames: [], mark: 0, vars: new Map() };
     this.#chargers.push(c);
     const ids = new Set<number>();
     this.#unsubscribe.push(
@@ -199,8 +205,13 @@ class ScenarioRun {
 
   #targets(group: string | undefined): RunCharger[] {
     const list = group === undefined ? this.#chargers : this.#chargers.filter((c) => c.group === group);
-    if (list.length === 0) throw new StepFailure(`no charger group '${group}'`);
+    if (list.length === 0) throw new Error(`no charger group '${group}'`);
     return list;
+  }
+
+  /** The variables a step on this charger reads: what it saved itself, then the run's. */
+  #varsOf(c: RunCharger): Map<string, unknown> {
+    return c.vars.size === 0 ? this.#vars : new Map([...this.#vars, ...c.vars]);
   }
 
   #proofs(c: RunCharger, frames: SeenFrame[]): ProofFrame[] {
@@ -230,7 +241,59 @@ class ScenarioRun {
   // ---- steps ----
 
   async #steps(steps: Step[], prefix: string): Promise<void> {
-    for (let i = 0; i < steps.length; i++) await this.#one(steps[i], `${prefix}${i + 1}`);
+    let i = 0;
+    try {
+      for (; i < steps.length; i++) await this.#one(steps[i], `${prefix}${i + 1}`);
+    } catch (err) {
+      // The run ends here: the steps after this one at this level were not reached (the levels
+      // above add theirs as the failure goes up, so they come in the document's order).
+      this.#notReached(steps, prefix, i + 1);
+      throw err;
+    }
+  }
+
+  /** The rounds of a repeat not reached: one skipped entry for them all. */
+  #roundsNotReached(path: string, first: number, last: number): void {
+    const at = new Date().toISOString();
+    this.result.steps.push({
+      path: `${path}.${first}`,
+      kind: 'repeat',
+      name: first === last ? `round ${first}` : `rounds ${first}-${last}`,
+      expectation: false,
+      status: 'skipped',
+      started_at: at,
+      finished_at: at,
+      message: 'not reached',
+      frames: [],
+    });
+  }
+
+  /** Reports `steps` from `from` on as skipped (not reached); a repeat or choose as one entry. */
+  #notReached(steps: Step[], prefix: string, from: number): void {
+    const at = new Date().toISOString();
+    for (let i = from; i < steps.length; i++) {
+      const kind = kindOf(steps[i]);
+      if (kind === 'set') continue; // reported by no step when it runs either
+      const raw = (steps[i] as Record<string, unknown>)[kind];
+      const name =
+        steps[i].name ??
+        (kind === 'repeat'
+          ? `repeat ${(raw as StepBody<'repeat'>).times} times`
+          : kind === 'choose'
+            ? 'choose'
+            : describe(kind, raw as Fields));
+      this.result.steps.push({
+        path: `${prefix}${i + 1}`,
+        kind,
+        name,
+        expectation: EXPECTATION_KINDS.includes(kind),
+        status: 'skipped',
+        started_at: at,
+        finished_at: at,
+        message: 'not reached',
+        frames: [],
+      });
+    }
   }
 
   async #one(step: Step, path: string): Promise<void> {
@@ -241,7 +304,12 @@ class ScenarioRun {
       const r = raw as StepBody<'repeat'>;
       for (let round = 1; round <= r.times; round++) {
         this.#vars.set('round', String(round));
-        await this.#steps(r.steps, `${path}.${round}.`);
+        try {
+          await this.#steps(r.steps, `${path}.${round}.`);
+        } catch (err) {
+          if (round < r.times) this.#roundsNotReached(path, round + 1, r.times);
+          throw err;
+        }
       }
       return;
     }
@@ -263,13 +331,22 @@ class ScenarioRun {
               : // A date-time from now: reservations' expiry, firmware's retrieve date.
                 new Date(Date.now() + value.time_in_s * 1000).toISOString();
         this.#vars.set(name, substitute(v, this.#vars));
+        // A `set` is for every charger: it replaces what each had saved under the name.
+        for (const c of this.#chargers) c.vars.delete(name);
       }
       return;
     }
-    const body = substitute(raw, this.#vars) as Fields;
+    // Each charger reads its own saved variables, so each gets its own body.
+    const group = (raw as { charger?: string }).charger;
+    const targets =
+      kind === 'wait' ? [] : this.#targets(group === undefined ? undefined : substitute(group, this.#vars));
+    const bodies = new Map(targets.map((c) => [c, substitute(raw, this.#varsOf(c)) as Fields]));
+    const body = targets.length > 0 ? bodies.get(targets[0])! : (substitute(raw, this.#vars) as Fields);
     const expectation = EXPECTATION_KINDS.includes(kind);
     const name = step.name ?? describe(kind, body);
-    await this.#step({ name, kind, expectation }, path, () => this.#carryOut(kind, body));
+    await this.#step({ name, kind, expectation }, path, () =>
+      this.#carryOut(kind, body, targets, (c) => bodies.get(c)!),
+    );
   }
 
   async #step(
@@ -306,14 +383,13 @@ class ScenarioRun {
     }
   }
 
-  async #carryOut(kind: string, b: Fields): Promise<StepOutcome> {
-    const targets = kind === 'wait' ? [] : this.#targets(b.charger);
+  async #carryOut(kind: string, b: Fields, targets: RunCharger[], bodyOf: BodyOf): Promise<StepOutcome> {
     const none = { message: null, frames: [] };
     const command = COMMANDS[kind];
     if (command) {
-      const payload = commandPayload(kind, b);
       for (const c of targets) {
         c.mark = c.frames.length;
+        const payload = commandPayload(kind, bodyOf(c));
         const problem = await this.host.command(this.input.orgId, c.hosted, command, payload);
         if (problem) throw new StepFailure(`${c.hosted.identity}: ${problem}`);
       }
@@ -329,7 +405,8 @@ class ScenarioRun {
       case 'csms_call':
         for (const c of targets) {
           c.mark = c.frames.length;
-          const problem = await this.host.csmsCall(c.hosted, b.action, b.payload, {
+          const { action, payload } = bodyOf(c);
+          const problem = await this.host.csmsCall(c.hosted, action, payload, {
             wsUrl: this.input.wsUrl,
             hookUrl: this.input.csmsHook,
           });
@@ -341,13 +418,13 @@ class ScenarioRun {
         return none;
       case 'wait_for_status':
       case 'expect_status':
-        return checkStatus(this.#checks, targets, b);
+        return checkStatus(this.#checks, targets, bodyOf);
       case 'wait_for_frame':
       case 'expect_call':
       case 'expect_answer':
-        return checkFrame(this.#checks, kind, targets, b);
+        return checkFrame(this.#checks, kind, targets, bodyOf);
       case 'expect_meter':
-        return checkMeter(this.#checks, targets, b);
+        return checkMeter(this.#checks, targets, bodyOf);
     }
     throw new Error(`step '${kind}' is not carried out by this runner`);
   }
@@ -355,7 +432,14 @@ class ScenarioRun {
   /** The waits and expectations (step-checks.ts) reach the run through this. */
   readonly #checks: CheckRun = {
     each: (targets, s, check, failure) => this.#each(targets, s, check, failure),
-    setVar: (name, value) => this.#vars.set(name, value),
+    save: (name, values) => {
+      for (const [c, v] of values) c.vars.set(name, v);
+      // Saved on one charger: the run's too, so steps on other groups can use it; saved on several:
+      // no run-wide value, so another group's step names the variable as unknown rather than
+      // reading a stale or arbitrary charger's value.
+      if (values.size === 1) this.#vars.set(name, [...values.values()][0]);
+      else this.#vars.delete(name);
+    },
   };
 
   /** Every target must produce its proof within `s` seconds; the first that does not fails the step. */

@@ -145,6 +145,14 @@ export const EXPECTATION_KINDS = Object.keys(expectations) as StepKind[];
 export type StepBody<K extends StepKind> = Bodies[K];
 export type Step = { [K in StepKind]: { [P in K]: Bodies[P] } & { name?: string } }[StepKind];
 
+/**
+ * A place in the document as a person reads it: positions count from 1, as the report numbers
+ * steps (`steps.4.present_token` is the report's step 4). `path` itself stays 0-based, as the
+ * API's `loc` gives it.
+ */
+export const placeText = (path: ReadonlyArray<string | number>) =>
+  path.length > 0 ? path.map((p) => (typeof p === 'number' ? p + 1 : p)).join('.') : 'document';
+
 /** The step's kind: its one key besides `name`. */
 export const kindOf = (step: Step): StepKind => Object.keys(step).find((k) => k !== 'name') as StepKind;
 

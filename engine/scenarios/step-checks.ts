@@ -13,6 +13,8 @@ export interface RunCharger {
   frames: SeenFrame[];
   /** Index in `frames` of the first frame after this charger's last action. */
   mark: number;
+  /** What `save` kept from this charger's own frames: read before the run's variables. */
+  vars: Map<string, unknown>;
 }
 
 export class StepFailure extends Error {
@@ -35,16 +37,21 @@ export interface CheckRun {
     check: (c: RunCharger) => SeenFrame[] | undefined,
     failure: (c: RunCharger) => [string, SeenFrame[]],
   ): Promise<StepOutcome>;
-  setVar(name: string, value: unknown): void;
+  /** Saves a variable from the frames of each charger of a step: each keeps its own value. */
+  save(name: string, values: Map<RunCharger, unknown>): void;
 }
 
+/** A step's fields for one of its chargers (its `${variables}` replaced with that charger's). */
+export type BodyOf = (c: RunCharger) => Fields;
+
 /** wait_for_status, expect_status: the connector reported the status since the mark, or holds it now. */
-export function checkStatus(run: CheckRun, targets: RunCharger[], b: Fields): Promise<StepOutcome> {
-  const connector = b.connector as number;
+export function checkStatus(run: CheckRun, targets: RunCharger[], bodyOf: BodyOf): Promise<StepOutcome> {
   return run.each(
     targets,
-    limitOf(b),
+    limitOf(bodyOf(targets[0])),
     (c) => {
+      const b = bodyOf(c);
+      const connector = b.connector;
       const sinceMark = c.frames
         .slice(c.mark)
         .find((f) => statusesOf(f).some(([n, s]) => n === connector && s === b.status));
@@ -54,6 +61,8 @@ export function checkStatus(run: CheckRun, targets: RunCharger[], b: Fields): Pr
       return holding ? [holding[0]] : undefined;
     },
     (c) => {
+      const b = bodyOf(c);
+      const connector = b.connector;
       const now = latestStatuses(c.frames, connector);
       const told = now.length ? now.map(([, s]) => s).join(' / ') : 'none reported';
       return [
@@ -69,8 +78,9 @@ export async function checkFrame(
   run: CheckRun,
   kind: string,
   targets: RunCharger[],
-  b: Fields,
+  bodyOf: BodyOf,
 ): Promise<StepOutcome> {
+  const b = bodyOf(targets[0]);
   const from = kind === 'expect_answer' ? 'csms' : (b.from ?? 'csms');
   const type = b.type ?? (kind === 'expect_answer' ? 'CALLRESULT' : 'CALL');
   const direction = from === 'csms' ? 'in' : 'out';
@@ -80,23 +90,28 @@ export async function checkFrame(
       .filter(
         (f) =>
           f.direction === direction &&
-          f.action === b.action &&
+          f.action === bodyOf(c).action &&
           (kind !== 'expect_answer' || f.type !== 'CALL'),
       );
+  /** The frame each charger matched: what `save` reads. */
+  const found = new Map<RunCharger, SeenFrame>();
   const out = await run.each(
     targets,
     limitOf(b),
     (c) => {
+      const payload = bodyOf(c).payload;
       const f = candidates(c).find(
-        (f) => f.type === type && (b.payload === undefined || matches(f.payload, b.payload)),
+        (f) => f.type === type && (payload === undefined || matches(f.payload, payload)),
       );
       if (!f) return undefined;
+      found.set(c, f);
       // An answer is shown with the call it answers.
       const call =
         type !== 'CALL' ? c.frames.find((x) => x.type === 'CALL' && x.messageId === f.messageId) : undefined;
       return call ? [call, f] : [f];
     },
     (c) => {
+      const b = bodyOf(c);
       const seenOnes = candidates(c).slice(-3);
       const what =
         kind === 'expect_answer'
@@ -112,30 +127,37 @@ export async function checkFrame(
     },
   );
   if (kind === 'wait_for_frame' && b.save) {
-    const first = out.frames[out.frames.length - 1]?.item as { frame?: unknown[] } | undefined;
-    const payload = first?.frame ? first.frame[first.frame[0] === 2 ? 3 : 2] : undefined;
-    for (const [name, path] of Object.entries(b.save as Record<string, string>)) {
-      const v = at(payload, path);
-      if (v === undefined) throw new StepFailure(`save ${name}: the frame has no ${path}`, out.frames);
-      run.setVar(name, v);
+    // Each charger keeps the value of its own frame (a group of 3 saves 3 transaction ids).
+    for (const [name, path] of Object.entries(b.save)) {
+      const values = new Map<RunCharger, unknown>();
+      for (const c of targets) {
+        const v = at(found.get(c)?.payload, path);
+        if (v === undefined)
+          throw new StepFailure(`save ${name}: the frame of ${c.hosted.identity} has no ${path}`, out.frames);
+        values.set(c, v);
+      }
+      run.save(name, values);
     }
   }
   return out;
 }
 
 /** expect_meter: a meter value of the measurand within the bounds since the mark. */
-export function checkMeter(run: CheckRun, targets: RunCharger[], b: Fields): Promise<StepOutcome> {
-  const connector = b.connector as number;
+export function checkMeter(run: CheckRun, targets: RunCharger[], bodyOf: BodyOf): Promise<StepOutcome> {
   return run.each(
     targets,
-    limitOf(b),
+    limitOf(bodyOf(targets[0])),
     (c) => {
+      const b = bodyOf(c);
+      const connector = b.connector;
       const ok = (v: number) =>
         (b.at_least === undefined || v >= b.at_least) && (b.at_most === undefined || v <= b.at_most);
       const f = c.frames.slice(c.mark).find((f) => meterValuesOf(f, connector, b.measurand).some(ok));
       return f ? [f] : undefined;
     },
     (c) => {
+      const b = bodyOf(c);
+      const connector = b.connector;
       const last = c.frames.filter((f) => meterValuesOf(f, connector, b.measurand).length > 0).slice(-3);
       const values = last.flatMap((f) => meterValuesOf(f, connector, b.measurand));
       return [

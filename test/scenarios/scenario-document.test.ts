@@ -51,7 +51,7 @@ steps:
   - plug_in: {}
   - repeat: { times: 2, steps: [{ wait: { seconds: 1 } }, { jump: {} }] }
 `);
-  assert.match(problem, /^steps\.1\.repeat\.steps\.1: unknown step 'jump': one of plug_in, present_token, /);
+  assert.match(problem, /^steps\.2\.repeat\.steps\.2: unknown step 'jump': one of plug_in, present_token, /);
 });
 
 test('a wrong field of a step is named where it is', () => {
@@ -62,7 +62,20 @@ chargers: [{ id: cp }]
 steps:
   - present_token: { connector: 0, id_tag: T }
 `),
-    ['steps.0.present_token.connector: Too small: expected number to be >=1'],
+    ['steps.1.present_token.connector: Too small: expected number to be >=1'],
+  );
+});
+
+test('a mistake is placed by the step numbers of the report: from 1, also inside a repeat', () => {
+  assert.deepEqual(
+    problemsOf(`
+name: x
+chargers: [{ id: cp }]
+steps:
+  - plug_in: {}
+  - repeat: { times: 2, steps: [{ plug_in: {} }, { present_token: { connector: 0, id_tag: T } }] }
+`),
+    ['steps.2.repeat.steps.2.present_token.connector: Too small: expected number to be >=1'],
   );
 });
 
@@ -74,7 +87,7 @@ chargers: [{ id: cp }]
 steps:
   - unplug: { charger: other }
 `),
-    ["steps.0.unplug.charger: no charger group 'other'"],
+    ["steps.1.unplug.charger: no charger group 'other'"],
   );
 });
 
@@ -91,7 +104,7 @@ test("a charger group's security holds revocation lists (crl_pem); text that is 
   assert.equal(loaded.scenario.chargers[0].security?.crl_pem, crl);
   const problems = problemsOf(doc('-----BEGIN X509 CRL-----\nnot base64\n-----END X509 CRL-----'));
   assert.equal(problems.length, 1);
-  assert.match(problems[0], /chargers\.0\.security\.crl_pem.*not PEM certificate revocation lists/);
+  assert.match(problems[0], /chargers\.1\.security\.crl_pem.*not PEM certificate revocation lists/);
 });
 
 test('text that is not YAML is refused as such', () => {

@@ -42,7 +42,11 @@ describe('a central system that answers wrongly', () => {
     assert.equal(item.type, 'CALLRESULT');
     assert.equal(item.action, 'Authorize');
     assert.deepEqual(item.frame[2], { idTagInfo: { status: 'Invalid' } });
-    // The run stopped there: nothing after the failed step ran.
-    assert.equal(result.steps.at(-1)!.path, '4');
+    // The run stopped there: nothing after the failed step ran; those steps are reported skipped.
+    const after = result.steps.slice(result.steps.indexOf(failed[0]) + 1);
+    assert.deepEqual(
+      after.map((s) => `${s.path} ${s.status}`),
+      ['5 skipped', '6 skipped', '7 skipped', '8 skipped', '9 skipped', '10 skipped'],
+    );
   });
 });

@@ -17,13 +17,44 @@ import { runViaApi } from './via-api.ts';
 
 const out = (line: string) => process.stdout.write(line + '\n');
 
-export function onProgress(e: RunEvent): void {
-  if (e.type === 'charger') out(`  + ${e.charger.identity} (${e.charger.ocpp_version}, ${e.charger.group})`);
-  else if (e.type === 'step' && e.step.status !== 'running') out(progressLine(e.step));
+export interface MainOptions {
+  /** How often a step still running says so (default 10 s). */
+  stillWaitingEveryMs?: number;
+}
+
+/**
+ * The progress printer: chargers as they are deployed, each step once it ends, and while a step
+ * runs (a wait, an expectation), a line every `everyMs` saying it is still waiting.
+ */
+export function progress(everyMs = 10_000): { onEvent: (e: RunEvent) => void; stop: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  const stop = () => {
+    if (timer) clearInterval(timer);
+    timer = undefined;
+  };
+  const onEvent = (e: RunEvent) => {
+    if (e.type === 'charger')
+      out(`  + ${e.charger.identity} (${e.charger.ocpp_version}, ${e.charger.group})`);
+    else if (e.type === 'step') {
+      stop();
+      if (e.step.status !== 'running') return out(progressLine(e.step));
+      const { path, name, started_at } = e.step;
+      timer = setInterval(() => {
+        const s = Math.round((Date.now() - Date.parse(started_at)) / 1000);
+        out(`  … ${path} ${name}: still waiting (${s} s)`);
+      }, everyMs);
+      timer.unref();
+    } else stop();
+  };
+  return { onEvent, stop };
 }
 
 /** Starts the service in this process (embedded database and broker, a temporary directory) and runs there. */
-async function runInProcess(o: ScenarioCliOptions, text: string): Promise<RunResult | string> {
+async function runInProcess(
+  o: ScenarioCliOptions,
+  text: string,
+  onEvent: (e: RunEvent) => void,
+): Promise<RunResult | string> {
   const dataDir = mkdtempSync(join(tmpdir(), 'evsim-scenario-'));
   const config = loadConfig({
     PORT: '0',
@@ -34,14 +65,28 @@ async function runInProcess(o: ScenarioCliOptions, text: string): Promise<RunRes
   const service = await startService(config, createLogger(config));
   try {
     const token = await service.platform.tokens.sign!('scenario');
-    return await runViaApi({ ...o, api: { url: service.url, token } }, text, onProgress, false);
+    return await runViaApi({ ...o, api: { url: service.url, token } }, text, onEvent, false);
   } finally {
     await service.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-export async function main(argv: string[]): Promise<number> {
+/**
+ * The last line: the verdict, the step that failed, expectations held and steps failed (a wait
+ * that ran out of time or an action that could not be carried out counts as failed too).
+ */
+export function summaryLine(r: RunResult): string {
+  const failedSteps = r.steps.filter((s) => s.status === 'failed');
+  const failed = r.expectations.failed + failedSteps.filter((s) => !s.expectation).length;
+  const where = failedSteps.length ? ` at step ${failedSteps[0].path} ${failedSteps[0].name}` : '';
+  return (
+    `${r.status.toUpperCase()}${where}: ${r.expectations.passed} expectation(s) held, ${failed} failed (run ${r.run_id}, seed ${r.seed})` +
+    (r.error ? `\n  error: ${r.error}` : '')
+  );
+}
+
+export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
   let o: ScenarioCliOptions;
   let text: string;
   // Asked for: the usage on stdout and success (without a FILE it is bad input: stderr, exit 2).
@@ -56,7 +101,17 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${(err as Error).message}\n`);
     return 2;
   }
-  const result = o.api ? await runViaApi(o, text, onProgress) : await runInProcess(o, text);
+  let result: RunResult | string;
+  const shown = progress(options.stillWaitingEveryMs);
+  try {
+    result = o.api ? await runViaApi(o, text, shown.onEvent) : await runInProcess(o, text, shown.onEvent);
+  } catch (err) {
+    // The run could not be carried out (a refused token, a service out of reach): one line, no stack.
+    process.stderr.write(`${o.file}: ${(err as Error).message.split('\n')[0]}\n`);
+    return 2;
+  } finally {
+    shown.stop();
+  }
   if (typeof result === 'string') {
     process.stderr.write(`${o.file}: not a valid scenario\n${result}\n`);
     return 2;
@@ -64,11 +119,7 @@ export async function main(argv: string[]): Promise<number> {
   if (o.junit) writeFileSync(o.junit, junitXml(result));
   if (o.html) writeFileSync(o.html, htmlReport(result));
   if (o.json) writeFileSync(o.json, JSON.stringify(result, null, 2) + '\n');
-  const { passed, failed } = result.expectations;
-  out(
-    `${result.status.toUpperCase()}: ${passed} expectation(s) held, ${failed} failed (run ${result.run_id}, seed ${result.seed})` +
-      (result.error ? `\n  error: ${result.error}` : ''),
-  );
+  out(summaryLine(result));
   return result.status === 'passed' ? 0 : result.status === 'failed' ? 1 : 2;
 }
 

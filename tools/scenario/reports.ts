@@ -23,10 +23,12 @@ export const framesText = (s: StepResult) =>
 
 export function junitXml(r: RunResult): string {
   const failures = r.steps.filter((s) => s.status === 'failed').length + (r.status === 'error' ? 1 : 0);
+  const skipped = r.steps.filter((s) => s.status === 'skipped').length;
   const total = (r.finished_at ? Date.parse(r.finished_at) : Date.now()) - Date.parse(r.started_at);
   const cases = r.steps.map((s) => {
     const head = `    <testcase classname="${xml(r.scenario)}" name="${xml(`${s.path} ${s.name}`)}" time="${seconds(s)}">`;
     const out = s.frames.length ? `\n      <system-out>${xml(framesText(s))}</system-out>` : '';
+    if (s.status === 'skipped') return `${head}\n      <skipped message="not reached"/>\n    </testcase>`;
     if (s.status !== 'failed') return `${head}${out}\n    </testcase>`;
     return `${head}\n      <failure message="${xml(s.message ?? 'failed')}" type="${s.expectation ? 'expectation' : 'step'}">${xml(
       `step ${s.path} ${s.name}: ${s.message ?? ''}\n${framesText(s)}`,
@@ -38,8 +40,8 @@ export function junitXml(r: RunResult): string {
     );
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="evsim scenarios" tests="${cases.length}" failures="${failures}" time="${(total / 1000).toFixed(3)}">`,
-    `  <testsuite name="${xml(r.scenario)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="0" timestamp="${r.started_at}" time="${(total / 1000).toFixed(3)}">`,
+    `<testsuites name="evsim scenarios" tests="${cases.length}" failures="${failures}" skipped="${skipped}" time="${(total / 1000).toFixed(3)}">`,
+    `  <testsuite name="${xml(r.scenario)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="${skipped}" timestamp="${r.started_at}" time="${(total / 1000).toFixed(3)}">`,
     `    <properties><property name="run_id" value="${r.run_id}"/><property name="seed" value="${r.seed}"/></properties>`,
     ...cases,
     '  </testsuite>',

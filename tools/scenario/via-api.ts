@@ -1,7 +1,20 @@
 // The CLI's --api mode: the scenario runs on a running evsim service (POST /scenario-runs), its
 // steps followed over the run's event stream until the result arrives.
 import type { RunEvent, RunResult } from '../../engine/scenarios/scenario-result.ts';
+import { placeText } from '../../engine/scenarios/scenario-schema.ts';
 import type { ScenarioCliOptions } from './options.ts';
+
+/** fetch, with a connection that fails said in one line naming the service. */
+async function reach(url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    throw new Error(`cannot reach ${url} (${cause?.code ?? cause?.message ?? (err as Error).message})`, {
+      cause: err,
+    });
+  }
+}
 
 export async function runViaApi(
   o: ScenarioCliOptions,
@@ -11,7 +24,7 @@ export async function runViaApi(
 ): Promise<RunResult | string> {
   const { url, token } = o.api!;
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const res = await fetch(`${url}/scenario-runs`, {
+  const res = await reach(`${url}/scenario-runs`, {
     method: 'POST',
     headers,
     body: JSON.stringify({
@@ -24,15 +37,26 @@ export async function runViaApi(
       ...(o.seed !== undefined && { seed: o.seed }),
     }),
   });
-  const body = (await res.json()) as { run_id?: string; scenario?: string; detail?: unknown };
+  if (res.status === 401 || res.status === 403)
+    throw new Error(`--token: the service at ${url} refused it (HTTP ${res.status})`);
+  const body = (await res.json().catch(() => ({}))) as {
+    run_id?: string;
+    scenario?: string;
+    detail?: unknown;
+  };
   if (res.status === 422 && Array.isArray(body.detail))
-    return (body.detail as Array<{ loc: unknown[]; msg: string }>)
-      .map((d) => `${d.loc.slice(1).join('.')}: ${d.msg}`)
-      .join('\n');
+    return (
+      (body.detail as Array<{ loc: unknown[]; msg: string }>)
+        // loc is ['body', 'scenario', ...0-based path]: shown 1-based, as the report numbers steps.
+        .map((d) => `${placeText(d.loc.slice(2) as Array<string | number>)}: ${d.msg}`)
+        .join('\n')
+    );
   if (res.status !== 201 || !body.run_id)
     throw new Error(`POST /scenario-runs: HTTP ${res.status} ${JSON.stringify(body)}`);
+  // The scenario's name first, so a CI log says what runs before the steps do.
+  process.stdout.write(`${body.scenario ?? ''}\n`);
   if (sayWhere) process.stdout.write(`run ${body.run_id} on ${url}\n`);
-  const stream = await fetch(`${url}/scenario-runs/${body.run_id}/events`, { headers });
+  const stream = await reach(`${url}/scenario-runs/${body.run_id}/events`, { headers });
   if (!stream.ok || !stream.body)
     throw new Error(`GET /scenario-runs/${body.run_id}/events: HTTP ${stream.status}`);
   const decoder = new TextDecoder();
@@ -56,7 +80,7 @@ export async function runViaApi(
     }
   }
   // The stream ended without a result (the service restarted): read what it has.
-  const last = await fetch(`${url}/scenario-runs/${body.run_id}`, { headers });
+  const last = await reach(`${url}/scenario-runs/${body.run_id}`, { headers });
   if (!last.ok) throw new Error(`GET /scenario-runs/${body.run_id}: HTTP ${last.status}`);
   return (await last.json()) as RunResult;
 }
