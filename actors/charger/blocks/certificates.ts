@@ -137,7 +137,9 @@ export function securityResult(s: Step, e: ChargerEvent): void {
       const [pem, ...rest] = e.certificateType === MANUFACTURER_ROOT ? (s.ctx.rootsPending ?? []) : [];
       if (pem !== undefined) s.patch({ rootsPending: rest.length ? rest : undefined });
       const hashData = e.hashData;
-      if (!hashData) return;
+      // Listed at InstallCertificate already: adding it again here would bring back one that
+      // DeleteCertificate removed while the engine was still storing it.
+      if (!hashData || pem === undefined) return;
       const listed = (s.ctx.certificates ?? []).some(
         (c) => c.certificateType === e.certificateType && sameHash(c.hashData, hashData),
       );

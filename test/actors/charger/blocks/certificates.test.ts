@@ -82,3 +82,18 @@ for (const type of ['V2GRootCertificate', 'MORootCertificate'] as const)
     assert.equal((await h.csmsCall('GetInstalledCertificateIds', {})).certificateHashDataChain.length, 1);
     h.finish();
   });
+
+for (const [version, type, query] of CASES)
+  test(`${version}: M04 a certificate deleted before the engine finished storing it stays deleted`, async () => {
+    const h = online(version);
+    await h.csmsCall('InstallCertificate', { certificateType: type, certificate: csmsRoot.certPem });
+    const hashData = certificateHashData(csmsRoot.certPem);
+    assert.equal(
+      (await h.csmsCall('DeleteCertificate', { certificateHashData: hashData })).status,
+      'Accepted',
+    );
+    // The engine's answer to the install arrives late, after the delete.
+    h.send({ type: 'security.installed', certificateType: type, hashData });
+    assert.equal((await h.csmsCall('GetInstalledCertificateIds', query)).status, 'NotFound');
+    h.finish();
+  });
