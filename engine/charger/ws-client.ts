@@ -85,11 +85,11 @@ const TLS_ERROR_CODES = new Set([
   ...Object.keys(CRL_HINTS),
 ]);
 
-// Hints say what to change through the API: the `security` object of E5 / E7 (docs/security.md).
+// Hints say what to change through the API: the `security` object of a deployment (docs/security.md).
 const FIX_PASSWORD =
-  'delete the deployment (E6) and deploy it again with security.password set to the password the central system expects (username = the identity)';
+  'delete the deployment and deploy it again with security.password set to the password the central system expects (username = the identity)';
 const GIVE_PASSWORD =
-  "deploy it with security {profile: 1, password} on a ws:// URL or {profile: 2, password, ca_pem} on wss:// (E5 / E7); without ws_url the built-in central system issues the charger's credentials itself";
+  "deploy it with security {profile: 1, password} on a ws:// URL or {profile: 2, password, ca_pem} on wss://; without ws_url the built-in central system issues the charger's credentials itself";
 
 function httpHint(status: number, target: string, opts: ChargerSocketOptions): string {
   const { identity } = opts;
