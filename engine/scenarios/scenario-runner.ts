@@ -30,6 +30,7 @@ import {
 } from './step-checks.ts';
 import { commandPayload, COMMANDS } from './step-commands.ts';
 import { describe, type Fields } from './step-fields.ts';
+import { roundsNotReached, stepsNotReached } from './step-skips.ts';
 
 export interface RunInput {
   orgId: string;
@@ -94,7 +95,7 @@ class ScenarioRun {
       try {
         await this.#deployAll();
       } catch (err) {
-        this.#notReached(this.input.scenario.steps, '', 0);
+        this.result.steps.push(...stepsNotReached(this.input.scenario.steps, '', 0));
         throw err;
       }
       await this.#steps(this.input.scenario.steps, '');
@@ -247,52 +248,8 @@ class ScenarioRun {
     } catch (err) {
       // The run ends here: the steps after this one at this level were not reached (the levels
       // above add theirs as the failure goes up, so they come in the document's order).
-      this.#notReached(steps, prefix, i + 1);
+      this.result.steps.push(...stepsNotReached(steps, prefix, i + 1));
       throw err;
-    }
-  }
-
-  /** The rounds of a repeat not reached: one skipped entry for them all. */
-  #roundsNotReached(path: string, first: number, last: number): void {
-    const at = new Date().toISOString();
-    this.result.steps.push({
-      path: `${path}.${first}`,
-      kind: 'repeat',
-      name: first === last ? `round ${first}` : `rounds ${first}-${last}`,
-      expectation: false,
-      status: 'skipped',
-      started_at: at,
-      finished_at: at,
-      message: 'not reached',
-      frames: [],
-    });
-  }
-
-  /** Reports `steps` from `from` on as skipped (not reached); a repeat or choose as one entry. */
-  #notReached(steps: Step[], prefix: string, from: number): void {
-    const at = new Date().toISOString();
-    for (let i = from; i < steps.length; i++) {
-      const kind = kindOf(steps[i]);
-      if (kind === 'set') continue; // reported by no step when it runs either
-      const raw = (steps[i] as Record<string, unknown>)[kind];
-      const name =
-        steps[i].name ??
-        (kind === 'repeat'
-          ? `repeat ${(raw as StepBody<'repeat'>).times} times`
-          : kind === 'choose'
-            ? 'choose'
-            : describe(kind, raw as Fields));
-      this.result.steps.push({
-        path: `${prefix}${i + 1}`,
-        kind,
-        name,
-        expectation: EXPECTATION_KINDS.includes(kind),
-        status: 'skipped',
-        started_at: at,
-        finished_at: at,
-        message: 'not reached',
-        frames: [],
-      });
     }
   }
 
@@ -307,7 +264,7 @@ class ScenarioRun {
         try {
           await this.#steps(r.steps, `${path}.${round}.`);
         } catch (err) {
-          if (round < r.times) this.#roundsNotReached(path, round + 1, r.times);
+          if (round < r.times) this.result.steps.push(roundsNotReached(path, round + 1, r.times));
           throw err;
         }
       }
