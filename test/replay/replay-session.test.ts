@@ -75,6 +75,13 @@ describe(`npm run replay: a recorded 1.6 session (${MODE})`, () => {
     const issued = await as('POST', `/cpo/charge-points/${id}/credentials`);
     assert.equal(issued.status, 201, issued.text);
     const wsUrl = `${svc.url.replace(/^http/, 'ws')}/ocpp`;
+    // Without its password the central system refuses the charge point: one line, exit 2.
+    const refused = await replayCli([file, '--ws-url', wsUrl, '--identity', id]);
+    assert.equal(refused.code, 2);
+    assert.match(
+      refused.stderr,
+      /^.*session\.jsonl: cannot connect to ws:.*\/REPLAY16-1: HTTP 401 \(give --password\)\n$/,
+    );
     const r = await replayCli([
       file,
       '--ws-url',

@@ -4,7 +4,7 @@
 // charger answered to that action in the recording (in order). Message ids are new; transaction
 // ids the central system gives are mapped onto the recorded ones in what the charger sends later.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { openChargerSocket, type ChargerSocket } from '../../engine/charger/ws-client.ts';
+import { WebSocket } from 'ws';
 import { parseFrame, type OcppVersion } from '../../protocols/ocpp/index.ts';
 import { compareAnswers, type Answer, type FieldDifference } from './compare.ts';
 import { answerTo, type RecordedFrame, type Recording } from './recording.ts';
@@ -55,23 +55,43 @@ function mapTransactionIds(v: unknown, ids: Map<string, unknown>): unknown {
   );
 }
 
-/** Opens the connection; rejects with one line naming the URL when it cannot. */
+/**
+ * Opens the connection as a charger does (`URL/IDENTITY`, the version's subprotocol, Basic auth
+ * with the identity as user name); rejects with one line naming the URL when it cannot. A plain
+ * WebSocket, not the virtual charger's link: the replay writes the recorded frames as they are.
+ */
 function connect(
   o: ReplayOptions,
   onMessage: (text: string) => void,
   onClose: (why: string) => void,
-): Promise<ChargerSocket> {
+): Promise<WebSocket> {
+  const url = `${o.wsUrl.replace(/\/+$/, '')}/${encodeURIComponent(o.identity)}`;
+  const headers: Record<string, string> = {};
+  if (o.password !== undefined)
+    headers.authorization = `Basic ${Buffer.from(`${o.identity}:${o.password}`).toString('base64')}`;
   return new Promise((resolve, reject) => {
-    const socket = openChargerSocket(
-      { url: o.wsUrl, identity: o.identity, version: o.version, password: o.password, pingIntervalSec: 0 },
-      {
-        onOpen: () => resolve(socket),
-        onMessage,
-        onClose: ({ code, reason }) =>
-          onClose(`the central system closed the connection (${code} ${reason})`),
-        onFailure: ({ code, hint }) => reject(new Error(`cannot connect to ${o.wsUrl}: ${code} ${hint}`)),
-      },
-    );
+    const ws = new WebSocket(url, [o.version], {
+      headers,
+      handshakeTimeout: 10_000,
+      perMessageDeflate: false,
+    });
+    const refused = (why: string) => reject(new Error(`cannot connect to ${url}: ${why}`));
+    ws.on('unexpected-response', (_req, res) => {
+      refused(`HTTP ${res.statusCode}${res.statusCode === 401 ? ' (give --password)' : ''}`);
+      ws.terminate();
+    });
+    ws.on('error', (err) => refused((err as NodeJS.ErrnoException).code ?? err.message));
+    ws.on('open', () => {
+      if (ws.protocol !== o.version) {
+        ws.close(1002, 'subprotocol');
+        return refused(`the central system did not accept the subprotocol ${o.version}`);
+      }
+      ws.on('close', (code, reason) =>
+        onClose(`the central system closed the connection (${code} ${reason.toString()})`),
+      );
+      resolve(ws);
+    });
+    ws.on('message', (data) => onMessage(data.toString()));
   });
 }
 
@@ -98,13 +118,12 @@ export async function replay(rec: Recording, o: ReplayOptions): Promise<ReplayRe
 
   const pending = new Map<string, (a: Answer) => void>();
   let closed: string | undefined;
-  let socket: ChargerSocket | undefined;
 
   const onCsmsCall = (id: string, action: string, payload: unknown) => {
     const recorded = expectedCalls.get(action)?.shift();
     if (!recorded) {
       differ({ line: null, action }, { field: 'call', rule: 'presence', expected: NONE, got: payload });
-      socket!.send(JSON.stringify([4, id, 'NotImplemented', 'not in the recording', {}]));
+      socket.send(JSON.stringify([4, id, 'NotImplemented', 'not in the recording', {}]));
       return;
     }
     result.answered++;
@@ -112,14 +131,14 @@ export async function replay(rec: Recording, o: ReplayOptions): Promise<ReplayRe
     const answer = answerTo(rec.frames, recorded);
     if (!answer) return; // the charger never answered it in the recording either
     const p = answer.payload;
-    socket!.send(
+    socket.send(
       JSON.stringify(
         answer.type === 3 ? [3, id, p] : [4, id, p.errorCode, p.errorDescription ?? '', p.errorDetails ?? {}],
       ),
     );
   };
 
-  socket = await connect(
+  const socket = await connect(
     o,
     (text) => {
       const f = parseFrame(text, o.version);
