@@ -13,6 +13,7 @@ import type { As } from '../deployments/deployment-helpers.ts';
 import { DUAL_MODEL, eventsOf, eventually } from '../deployments/deployment-helpers.ts';
 import { run } from '../commands/command-helpers.ts';
 import { logUntil } from '../message-log/log-helpers.ts';
+import { parse as parseYaml } from 'yaml';
 import { loadScenario } from '../../engine/scenarios/load-scenario.ts';
 import { replayCli } from './replay-cli.ts';
 
@@ -154,7 +155,7 @@ describe(`npm run replay: a recorded 1.6 session (${MODE})`, () => {
     });
   });
 
-  test('--to-scenario writes a scenario the scenario schema accepts', async () => {
+  test('--to-scenario writes a scenario the scenario schema accepts, and it passes against the built-in central system', async () => {
     const out = join(dir, 'session.yaml');
     const r = await replayCli([file, '--to-scenario', out]);
     assert.equal(r.code, 0, r.stderr);
@@ -173,5 +174,16 @@ describe(`npm run replay: a recorded 1.6 session (${MODE})`, () => {
     // The transaction id the central system gives is saved and sent back in StopTransaction.
     const stop = scenario.steps.find((s) => 'send' in s && s.send.action === 'StopTransaction');
     assert.equal((stop as any).send.payload.transactionId, '${tx_1}');
+    // And it runs: against the built-in central system, every expectation holds.
+    const started = await as('POST', '/scenario-runs', {
+      body: { scenario: parseYaml(readFileSync(out, 'utf8')) },
+    });
+    assert.equal(started.status, 201, started.text);
+    const result = await eventually(
+      async () => (await as('GET', `/scenario-runs/${started.body.run_id}`)).body,
+      (b) => b.status !== 'running',
+      60_000,
+    );
+    assert.equal(result.status, 'passed', JSON.stringify(result));
   });
 });
