@@ -71,7 +71,7 @@ const readings = (identity: string): Record<string, number>[] =>
     ),
   );
 
-test('ocpp2.1: Q01/Q04 a CentralSetpoint of -10 kW makes a bidirectional EV export; the strict 2.1 central system sees NotifyEVChargingNeeds and export meter values, all schema-valid', async () => {
+test('ocpp2.1: Q01/Q03 a CentralSetpoint of -10 kW makes a bidirectional EV export; the strict 2.1 central system sees NotifyEVChargingNeeds and export meter values, all schema-valid', async () => {
   const id = 'V21-V2X-1';
   const c = deploy(id);
   await c.until(() => c.ctx().stage === 'online', 8000);

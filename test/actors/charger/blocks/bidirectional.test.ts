@@ -113,7 +113,7 @@ test('ocpp2.1: Q01 an EV that only charges sends no NotifyEVChargingNeeds and ne
   h.finish();
 });
 
-test('ocpp2.1: Q04 a negative CentralSetpoint discharges the EV: the export register integrates the export power, SoC stops at the minimum', async () => {
+test('ocpp2.1: Q03 a negative CentralSetpoint discharges the EV: the export register integrates the export power, SoC stops at the minimum', async () => {
   const h = await session();
   h.tick(60_000); // one minute charging at 50 kW first
   const answer = await h.csmsCall(...aV2xProfile({ operationMode: 'CentralSetpoint', setpoint: -8000 }));
@@ -160,7 +160,7 @@ test('ocpp2.1: Q04 a negative CentralSetpoint discharges the EV: the export regi
   h.finish();
 });
 
-test('ocpp2.1: Q04 a discharge is the least of the setpoint, the discharge limit and the EV maximum', async () => {
+test('ocpp2.1: Q03 a discharge is the least of the setpoint, the discharge limit and the EV maximum', async () => {
   const h = await session();
   await h.csmsCall(...aV2xProfile({ operationMode: 'CentralSetpoint', setpoint: -20_000 }));
   assert.equal(h.connector(1).powerW, -10_000); // the EV gives at most 10 kW
@@ -173,7 +173,7 @@ test('ocpp2.1: Q04 a discharge is the least of the setpoint, the discharge limit
   h.finish();
 });
 
-test('ocpp2.1: Q04 CentralSetpoint without a setpoint is Rejected', async () => {
+test('ocpp2.1: Q03 CentralSetpoint without a setpoint is Rejected', async () => {
   const h = await session();
   const answer = await h.csmsCall(...aV2xProfile({ operationMode: 'CentralSetpoint' }));
   assert.equal(answer.status, 'Rejected');
