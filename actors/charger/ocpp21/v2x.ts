@@ -1,7 +1,8 @@
 // OCPP 2.1 bidirectional charging (block Q), as a part of the 2.1 call table and wire: a
-// SetChargingProfile whose periods carry operation modes and signed setpoints (Q01-Q05, Q08-Q10),
-// NotifyAllowedEnergyTransfer (Q01), and NotifyEVChargingNeeds with the V2X parameters when a
-// bidirectional EV plugs in (Q01, Q02). The behaviour is core/power.ts's and blocks/bidirectional.ts's.
+// SetChargingProfile (or RequestStartTransaction) whose periods carry operation modes and signed
+// setpoints (Q03-Q10), NotifyAllowedEnergyTransfer (Q01), and NotifyEVChargingNeeds with the V2X
+// parameters when a bidirectional EV plugs in (Q01). The behaviour is core/power.ts's and
+// blocks/bidirectional.ts's.
 import type { ChargerContext, Connector } from '../core/context.ts';
 import type { CsmsCalls } from '../core/csms-calls.ts';
 import type { OcppWire } from '../core/wire.ts';
@@ -10,6 +11,7 @@ import { call, iso } from '../wire/basics.ts';
 import { DEFAULT_MIN_SOC, packVoltage } from '../core/ev-battery.ts';
 import { phasesOf, ratedW } from '../core/power.ts';
 import { setProfile } from '../blocks/smart-charging.ts';
+import { remoteStart } from '../blocks/remote-control.ts';
 import { allowEnergyTransfer } from '../blocks/bidirectional.ts';
 import { profile21 } from './v2x-profile.ts';
 
@@ -19,6 +21,21 @@ export const V2X_CALLS: CsmsCalls<'ocpp2.1'> = {
     if (typeof profile === 'string')
       return { status: 'Rejected', statusInfo: { reasonCode: 'InvalidSchedule', additionalInfo: profile } };
     return { status: setProfile(s, profile) };
+  },
+  // F01/K05 with a 2.1 profile: its V2X period fields are kept (a refused profile refuses the start).
+  RequestStartTransaction: (p, s) => {
+    const profile = p.chargingProfile ? profile21(s, p.evseId ?? 0, p.chargingProfile) : undefined;
+    if (typeof profile === 'string')
+      return { status: 'Rejected', statusInfo: { reasonCode: 'InvalidProfile', additionalInfo: profile } };
+    const r = remoteStart(s, {
+      connectorId: p.evseId,
+      idTag: p.idToken.idToken,
+      idType: p.idToken.type,
+      remoteStartId: p.remoteStartId,
+      profile,
+    });
+    const tx = r.connectorId !== undefined ? s.connector(r.connectorId)?.tx : undefined;
+    return { status: r.status, ...(tx?.id ? { transactionId: tx.id } : {}) };
   },
   NotifyAllowedEnergyTransfer: (p, s) =>
     allowEnergyTransfer(s, p.transactionId, p.allowedEnergyTransfer)

@@ -243,3 +243,37 @@ test('ocpp2.1: Q10 Idle: no energy either way', async () => {
   assert.equal(h.connector(1).powerW, 0);
   h.finish();
 });
+
+test('ocpp2.1: Q03 a TxProfile sent with RequestStartTransaction keeps its setpoint: the session discharges from its start', async () => {
+  const h = online(V, { input: { model: MODEL_DC } });
+  h.send({
+    type: 'PLUG_IN',
+    connectorId: 1,
+    socPercent: 50,
+    batteryKwh: 10,
+    bidirectional: true,
+    maxDischargeKw: 10,
+    minSocPercent: 30,
+  });
+  const answer = await h.csmsCall('RequestStartTransaction', {
+    evseId: 1,
+    remoteStartId: 2,
+    idToken: { idToken: 'V2X-2', type: 'Central' },
+    chargingProfile: {
+      id: 5,
+      stackLevel: 0,
+      chargingProfilePurpose: 'TxProfile',
+      chargingProfileKind: 'Relative',
+      chargingSchedule: [
+        {
+          id: 5,
+          chargingRateUnit: 'W',
+          chargingSchedulePeriod: [{ startPeriod: 0, operationMode: 'CentralSetpoint', setpoint: -6000 }],
+        },
+      ],
+    },
+  });
+  assert.equal(answer.status, 'Accepted');
+  assert.equal(h.connector(1).powerW, -6000);
+  h.finish();
+});
