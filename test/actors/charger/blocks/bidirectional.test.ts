@@ -277,3 +277,19 @@ test('ocpp2.1: Q03 a TxProfile sent with RequestStartTransaction keeps its setpo
   assert.equal(h.connector(1).powerW, -6000);
   h.finish();
 });
+
+test('ocpp2.1: Q01 on an AC charger a bidirectional EV asks for AC_BPT and discharges as on DC', async () => {
+  const h = online(V); // the harness's 22 kW three-phase AC model
+  h.send({ type: 'PLUG_IN', connectorId: 1, socPercent: 50, bidirectional: true, maxDischargeKw: 7 });
+  const [needs] = h.callsOf('NotifyEVChargingNeeds');
+  assert.equal(needs.payload.chargingNeeds.requestedEnergyTransfer, 'AC_BPT');
+  assert.deepEqual(needs.payload.chargingNeeds.availableEnergyTransfer, ['AC_three_phase', 'AC_BPT']);
+  await h.csmsCall('RequestStartTransaction', {
+    evseId: 1,
+    remoteStartId: 3,
+    idToken: { idToken: 'V2X-AC', type: 'Central' },
+  });
+  await h.csmsCall(...aV2xProfile({ operationMode: 'CentralSetpoint', setpoint: -11_000 }));
+  assert.equal(h.connector(1).powerW, -7000);
+  h.finish();
+});
