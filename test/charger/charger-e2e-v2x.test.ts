@@ -91,21 +91,14 @@ test('ocpp2.1: Q01/Q03 a CentralSetpoint of -10 kW makes a bidirectional EV expo
   assert.equal(needs.params.chargingNeeds.requestedEnergyTransfer, 'DC_BPT');
   assert.equal(needs.params.chargingNeeds.v2xChargingParameters.maxDischargePower, 11_000);
 
-  const start = await csms.call(id, 'RequestStartTransaction', {
-    evseId: 1,
-    remoteStartId: 21,
-    idToken: { idToken: 'V2X-E2E', type: 'Central' },
-  });
-  assert.equal(start.status, 'Accepted');
-  await c.until(() => c.ctx().connectors[0].tx);
+  // The setpoint first (a TxDefaultProfile): the session discharges from its start.
   const set = await csms.call(id, 'SetChargingProfile', {
     evseId: 1,
     chargingProfile: {
       id: 77,
       stackLevel: 1,
-      chargingProfilePurpose: 'TxProfile',
+      chargingProfilePurpose: 'TxDefaultProfile',
       chargingProfileKind: 'Relative',
-      transactionId: c.ctx().connectors[0].tx!.id,
       chargingSchedule: [
         {
           id: 77,
@@ -116,6 +109,13 @@ test('ocpp2.1: Q01/Q03 a CentralSetpoint of -10 kW makes a bidirectional EV expo
     },
   });
   assert.equal(set.status, 'Accepted');
+
+  const start = await csms.call(id, 'RequestStartTransaction', {
+    evseId: 1,
+    remoteStartId: 21,
+    idToken: { idToken: 'V2X-E2E', type: 'Central' },
+  });
+  assert.equal(start.status, 'Accepted');
 
   // Meter values with the export readings: 10 kW out, the register rising, SoC below 60 %.
   const exporting = await csms.waitFor(
