@@ -13,6 +13,7 @@ import { settingOf } from './blocks/configuration.ts';
 import { bootAnswered, rebootDue } from './blocks/provisioning.ts';
 import { reservationDue } from './blocks/reservation.ts';
 import { externalLimit } from './blocks/smart-charging.ts';
+import { gridFrequency } from './blocks/bidirectional.ts';
 import {
   evStopsEnergy,
   plugIn,
@@ -38,6 +39,7 @@ export const COMMANDS: CommandHandlers = {
   FAULT: fault,
   CLEAR_FAULT: clearFault,
   EXTERNAL_LIMIT: externalLimitCommand,
+  GRID_FREQUENCY: gridFrequency,
   CLEAR_CACHE: (s, e) => localCall(s, e, s.wire.clearCacheCall()),
   SEND_LOCAL_LIST: (s, e) => localCall(s, e, s.wire.localListCall(e.list)),
   CHANGE_CONFIGURATION: configure,

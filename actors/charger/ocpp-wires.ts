@@ -9,18 +9,20 @@ import { ocpp16Wire } from './ocpp16/ocpp16-wire.ts';
 import { OCPP16_CALLS } from './ocpp16/ocpp16-calls.ts';
 import { ocpp2Wire } from './ocpp2/ocpp2-wire.ts';
 import { OCPP2_CALLS } from './ocpp2/ocpp2-calls.ts';
+import { V2X_CALLS, V2X_WIRE } from './ocpp21/v2x.ts';
 
 export const OCPP_WIRES: Readonly<Record<OcppVersion, OcppWire>> = {
   'ocpp1.6': ocpp16Wire,
   'ocpp2.0.1': ocpp2Wire,
-  'ocpp2.1': ocpp2Wire,
+  // 2.1 block Q (V2X) laid over the 2.x adapter until 2.1 has a wire of its own.
+  'ocpp2.1': { ...ocpp2Wire, ...V2X_WIRE },
 };
 
 /** The CSMS calls each version answers, by action: the one dispatch from action to block. */
 export const OCPP_CALLS: Readonly<Record<OcppVersion, CsmsCallTable>> = {
   'ocpp1.6': OCPP16_CALLS,
   'ocpp2.0.1': OCPP2_CALLS,
-  'ocpp2.1': OCPP2_CALLS,
+  'ocpp2.1': { ...(OCPP2_CALLS as CsmsCallTable), ...(V2X_CALLS as CsmsCallTable) },
 };
 
 export function wireFor(version: string): OcppWire {

@@ -51,8 +51,29 @@ export const COMMAND_DOCS: Record<EventType, { summary: string; examples: Exampl
     }),
   },
   'plug-in': {
-    summary: 'Plug an EV into a connector',
-    examples: one({ connector_id: 1, ev_max_power_kw: 11, soc_percent: 20, battery_kwh: 60 }),
+    summary:
+      'Plug an EV into a connector; a bidirectional EV can discharge (V2X, 2.1 block Q) down to min_soc_percent',
+    examples: {
+      ...one({ connector_id: 1, ev_max_power_kw: 11, soc_percent: 20, battery_kwh: 60 }),
+      bidirectional: {
+        body: {
+          target,
+          payload: {
+            connector_id: 1,
+            soc_percent: 80,
+            battery_kwh: 60,
+            bidirectional: true,
+            max_discharge_kw: 10,
+            min_soc_percent: 30,
+          },
+        },
+      },
+    },
+  },
+  'grid-frequency': {
+    summary:
+      'Set the grid frequency (Hz) that the V2X frequency operation modes follow (2.1 CentralFrequency, LocalFrequency)',
+    examples: one({ frequency_hz: 49.9 }),
   },
   'present-token': {
     summary: 'Present an RFID token (idTag) at a connector',

@@ -139,7 +139,17 @@ export const COMMAND_KINDS = {
         ev_max_power_kw: z.number().positive().max(1000).optional(),
         soc_percent: z.number().min(0).max(100).optional(),
         battery_kwh: z.number().positive().max(1000).optional(),
+        // V2X (2.1 block Q): an EV that can give energy back, down to its minimum state of charge.
+        bidirectional: z.boolean().optional(),
+        max_discharge_kw: z.number().positive().max(1000).optional(),
+        min_soc_percent: z.number().min(0).max(100).optional(),
       }),
+    ).refine(
+      (p) => p.bidirectional || (p.max_discharge_kw === undefined && p.min_soc_percent === undefined),
+      {
+        message: 'max_discharge_kw and min_soc_percent describe a bidirectional EV: set bidirectional true',
+        path: ['bidirectional'],
+      },
     ),
     event: (p, wire) => ({
       type: 'PLUG_IN',
@@ -147,6 +157,9 @@ export const COMMAND_KINDS = {
       ...(p.ev_max_power_kw !== undefined ? { evMaxPowerKw: p.ev_max_power_kw } : {}),
       ...(p.soc_percent !== undefined ? { socPercent: p.soc_percent } : {}),
       ...(p.battery_kwh !== undefined ? { batteryKwh: p.battery_kwh } : {}),
+      ...(p.bidirectional ? { bidirectional: true } : {}),
+      ...(p.max_discharge_kw !== undefined ? { maxDischargeKw: p.max_discharge_kw } : {}),
+      ...(p.min_soc_percent !== undefined ? { minSocPercent: p.min_soc_percent } : {}),
     }),
   }),
   'present-token': kind({
@@ -186,6 +199,12 @@ export const COMMAND_KINDS = {
       limitW: p.limit_w,
       ...(p.grid_critical !== undefined ? { gridCritical: p.grid_critical } : {}),
     }),
+  }),
+  // V2X: the grid frequency the frequency operation modes (2.1 CentralFrequency, LocalFrequency) follow.
+  'grid-frequency': kind({
+    path: 'grid-frequency',
+    payload: z.strictObject({ frequency_hz: z.number().min(45).max(65) }),
+    event: (p) => ({ type: 'GRID_FREQUENCY', hz: p.frequency_hz }),
   }),
   'clear-fault': kind({
     path: 'clear-fault',

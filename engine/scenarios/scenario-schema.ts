@@ -75,12 +75,18 @@ const actions = {
     ev_max_power_kw: z.number().positive().max(1000).optional(),
     soc_percent: z.number().min(0).max(100).optional(),
     battery_kwh: z.number().positive().max(1000).optional(),
+    bidirectional: z.boolean().optional().describe('V2X: the EV can discharge (2.1 block Q)'),
+    max_discharge_kw: z.number().positive().max(1000).optional(),
+    min_soc_percent: z.number().min(0).max(100).optional(),
   }),
   present_token: z.strictObject({ ...onConnector, id_tag: text(36) }),
   unplug: z.strictObject(onConnector),
   ev_stops_energy: z.strictObject(onConnector),
   fault: z.strictObject({ ...onConnector, error_code: text(50).optional() }),
   clear_fault: z.strictObject(onConnector),
+  grid_frequency: z
+    .strictObject({ ...target, frequency_hz: z.number().min(45).max(65) })
+    .describe('The grid frequency (Hz) the V2X frequency operation modes follow'),
   disconnect: z.strictObject(target),
   reboot: z.strictObject(target),
   configure: z.strictObject({

@@ -12,6 +12,7 @@ export const COMMANDS: Partial<Record<string, EventType>> = {
   fault: 'fault',
   clear_fault: 'clear-fault',
   disconnect: 'disconnect',
+  grid_frequency: 'grid-frequency',
   configure: 'configuration',
   clear_cache: 'cache-reset',
   send: 'proxy-message',
@@ -27,7 +28,12 @@ export function commandPayload(kind: string, b: Fields): unknown {
         ev_max_power_kw: b.ev_max_power_kw,
         soc_percent: b.soc_percent,
         battery_kwh: b.battery_kwh,
+        bidirectional: b.bidirectional,
+        max_discharge_kw: b.max_discharge_kw,
+        min_soc_percent: b.min_soc_percent,
       };
+    case 'grid_frequency':
+      return { frequency_hz: b.frequency_hz };
     case 'present_token':
       return { ...on, id_tag: b.id_tag };
     case 'fault':

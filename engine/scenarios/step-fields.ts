@@ -26,6 +26,10 @@ export interface Fields {
   ev_max_power_kw?: number;
   soc_percent?: number;
   battery_kwh?: number;
+  bidirectional?: boolean;
+  max_discharge_kw?: number;
+  min_soc_percent?: number;
+  frequency_hz: number;
 }
 
 /** A wait's or expectation's time limit in seconds (the schema gives each its default). */
@@ -34,7 +38,7 @@ export const limitOf = (b: Fields): number => b.timeout_s ?? b.within_s ?? 30;
 /** A step's default name: its kind and what it names. */
 export function describe(kind: string, b: Fields): string {
   const parts = [kind];
-  for (const key of ['action', 'status', 'id_tag', 'measurand', 'seconds'])
+  for (const key of ['action', 'status', 'id_tag', 'measurand', 'seconds', 'frequency_hz'])
     if ((b as unknown as Record<string, unknown>)[key] !== undefined)
       parts.push(String((b as unknown as Record<string, unknown>)[key]));
   if (b.connector !== undefined) parts.push(`connector ${b.connector}`);

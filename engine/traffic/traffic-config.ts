@@ -51,6 +51,10 @@ export const trafficConfig = z.strictObject({
         soc_min: z.number().min(0).max(100),
         soc_max: z.number().min(0).max(100),
         weight: z.number().positive().max(1000).default(1),
+        // V2X: the model can discharge (docs/v2x.md), at most max_discharge_kw, never below min_soc_percent.
+        bidirectional: z.boolean().optional(),
+        max_discharge_kw: z.number().positive().max(500).optional(),
+        min_soc_percent: z.number().min(0).max(100).optional(),
       }),
     )
     .min(1)

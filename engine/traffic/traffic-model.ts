@@ -70,6 +70,8 @@ export interface PlannedSession {
   full_after: number | null;
   token: string;
   token_kind: 'known' | 'unknown' | 'blocked';
+  /** A bidirectional EV model's V2X limits (absent: the EV only charges). */
+  v2x?: { max_discharge_kw?: number; min_soc_percent?: number };
 }
 
 /** A session arriving at `arrive`: the EV, its energy need, dwell and token, from the connector's stream. */
@@ -108,5 +110,8 @@ export function planSession(rnd: Random, c: TrafficConfig, arrive: number): Plan
     full_after: fullAfter < dwell ? Math.round(fullAfter) : null,
     token,
     token_kind: kind,
+    ...(ev.bidirectional
+      ? { v2x: { max_discharge_kw: ev.max_discharge_kw, min_soc_percent: ev.min_soc_percent } }
+      : {}),
   };
 }

@@ -278,6 +278,7 @@ export class TrafficRun {
       ev_max_power_kw: s.ev_max_power_kw,
       soc_percent: s.soc_percent,
       battery_kwh: s.battery_kwh,
+      ...(s.v2x ? { bidirectional: true, ...s.v2x } : {}),
     });
   }
 

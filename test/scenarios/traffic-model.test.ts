@@ -169,3 +169,27 @@ test('without warm start every connector is free at the start', () => {
   const { sent } = firstCommands({ seed: 5, arrivals_per_hour: Array(24).fill(0.1) }, 200, 60);
   assert.ok(sent.filter(([, t]) => t === 'plug-in').length < 5);
 });
+
+test('a bidirectional EV model plugs in as a V2X EV, with its discharge limit and minimum SoC', () => {
+  const ev_models = [
+    { name: 'v2x', battery_kwh: 60, ac_max_kw: 11, dc_max_kw: 100, soc_min: 40, soc_max: 80, weight: 1 },
+  ];
+  const plain = commandsOf({ seed: 3, ev_models }, 1).sent.filter(([, t]) => t === 'plug-in');
+  const v2x = commandsOf(
+    {
+      seed: 3,
+      ev_models: [{ ...ev_models[0], bidirectional: true, max_discharge_kw: 10, min_soc_percent: 30 }],
+    },
+    1,
+  ).sent.filter(([, t]) => t === 'plug-in');
+  assert.ok(plain.length > 0);
+  // The same sessions (the V2X fields draw nothing from the seed), each with the EV's V2X limits.
+  assert.deepEqual(
+    v2x,
+    plain.map(([c, t, p]) => [
+      c,
+      t,
+      { ...(p as object), bidirectional: true, max_discharge_kw: 10, min_soc_percent: 30 },
+    ]),
+  );
+});

@@ -151,6 +151,8 @@ function defaultHandlers(): Record<string, CsmsHandler> {
     NotifyMonitoringReport: () => ({}),
     NotifyChargingLimit: () => ({}),
     ClearedChargingLimit: () => ({}),
+    // What an EV needs (2.0.1 K15, 2.1 Q01 with the V2X parameters)
+    NotifyEVChargingNeeds: () => ({ status: 'Accepted' }),
     // firmware: the 1.6 security extension's signed update
     SignedFirmwareStatusNotification: () => ({}),
   };

@@ -8,6 +8,7 @@ import type { Step } from '../core/step.ts';
 import type { Answer, ChangeCause, StartCause, StopCause } from '../core/wire.ts';
 import type { CommandOf } from '../core/events.ts';
 import { integrate, powerW } from '../core/power.ts';
+import { DEFAULT_MIN_SOC } from '../core/ev-battery.ts';
 import { intSetting } from '../core/settings.ts';
 import { moveConnector, pending, usable, type ConnectorEvent } from '../core/connector-status.ts';
 import { bumpSeq, hasTransaction } from '../core/transaction.ts';
@@ -44,8 +45,10 @@ export function transactionStatus(
 
 /** Whether energy flows, the EV paused, or the charger limits the session to nothing. */
 function chargingState(s: Step, c: Connector): ConnectorEvent & ChangeCause {
-  if (c.evStopped || (c.soc !== undefined && c.soc >= 100)) return 'suspended_ev';
-  return powerW(s.ctx, c, s.now) > 0 ? 'charging' : 'suspended_evse';
+  // Energy flowing either way is charging (a V2X discharge is negative power).
+  const p = powerW(s.ctx, c, s.now);
+  if (c.evStopped || (c.soc !== undefined && c.soc >= 100 && p >= 0)) return 'suspended_ev';
+  return p !== 0 ? 'charging' : 'suspended_evse';
 }
 
 function scheduleMeter(s: Step): void {
@@ -208,18 +211,33 @@ export function plugIn(s: Step, e: CommandOf<'PLUG_IN'>): void {
   const c = s.connector(e.connectorId);
   if (!c) return s.fail(e.commandId, 'PLUG_IN', 'UNKNOWN_CONNECTOR', `no connector ${e.connectorId}`);
   if (c.plugged) return s.fail(e.commandId, 'PLUG_IN', 'INVALID_STATE', 'a cable is already plugged in');
-  const dc = s.ctx.model.current_type === 'DC';
+  // The charger knows the battery over DC, or from an ISO 15118-20 (bidirectional) EV over AC too.
+  const battery = s.ctx.model.current_type === 'DC' || e.bidirectional === true;
   s.putConnector({
     ...c,
     plugged: true,
     evStopped: false,
     evMaxW: (e.evMaxPowerKw ?? 0) * 1000,
-    soc: dc ? (e.socPercent ?? 20) : undefined,
-    batteryWh: dc ? (e.batteryKwh ?? 60) * 1000 : undefined,
+    soc: battery ? (e.socPercent ?? 20) : undefined,
+    batteryWh: battery ? (e.batteryKwh ?? 60) * 1000 : undefined,
+    ...evV2x(e),
   });
+  const needs = s.wire.evChargingNeeds?.(s.ctx, s.connector(c.id)!, s.now);
+  if (needs && s.online) s.call(needs);
   if (c.authorized && usable(c)) startTransaction(s, c.id, c.authorized, 'plugged');
   else moveConnector(s, c.id, ['cable_in']);
   s.result(e.commandId, 'PLUG_IN', { ok: true, payload: { status: 'Accepted' } });
+}
+
+/** A bidirectional EV's V2X facts (core/ev-battery.ts); nothing for an EV that only charges. */
+function evV2x(e: CommandOf<'PLUG_IN'>): Partial<Connector> {
+  if (!e.bidirectional)
+    return { evBidirectional: undefined, evMaxDischargeW: undefined, evMinSoc: undefined };
+  return {
+    evBidirectional: true,
+    evMaxDischargeW: (e.maxDischargeKw ?? 0) * 1000,
+    evMinSoc: e.minSocPercent ?? DEFAULT_MIN_SOC,
+  };
 }
 
 export function unplug(s: Step, e: CommandOf<'UNPLUG'>): void {
@@ -234,6 +252,10 @@ export function unplug(s: Step, e: CommandOf<'UNPLUG'>): void {
     soc: undefined,
     batteryWh: undefined,
     evMaxW: 0,
+    evBidirectional: undefined,
+    evMaxDischargeW: undefined,
+    evMinSoc: undefined,
+    allowedTransfer: undefined,
   });
   if (c.tx) stopTransaction(s, c.id, 'ev_disconnected');
   const after = s.connector(c.id)!;

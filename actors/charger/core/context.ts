@@ -118,7 +118,7 @@ export interface ChargingProfile {
   stackLevel: number;
   purpose: 'Max' | 'TxDefault' | 'Tx';
   unit: 'W' | 'A';
-  periods: { startPeriod: number; limit: number; numberPhases?: number }[];
+  periods: ({ startPeriod: number; limit: number; numberPhases?: number } & V2xPeriod)[];
   /** Absolute start of the schedule (ms); 0 = relative to the transaction start. */
   startAt: number;
   duration?: number;
@@ -135,6 +135,30 @@ export interface ChargingProfile {
 }
 
 export type ExternalLimitSource = 'EMS' | 'SO' | 'Other';
+
+/** 2.1 OperationModeEnumType: what a period asks of a bidirectional EV (absent: ChargingOnly). */
+export type OperationMode =
+  | 'ChargingOnly'
+  | 'CentralSetpoint'
+  | 'ExternalSetpoint'
+  | 'ExternalLimits'
+  | 'CentralFrequency'
+  | 'LocalFrequency'
+  | 'LocalLoadBalancing'
+  | 'Idle';
+
+/**
+ * The V2X fields of a 2.1 schedule period, in the profile's unit (core/power.ts applies them):
+ * a signed setpoint (negative: discharge), a discharge limit (<= 0) and a frequency-watt curve
+ * on a baseline (W) for the frequency modes.
+ */
+export interface V2xPeriod {
+  operationMode?: OperationMode;
+  setpoint?: number;
+  dischargeLimit?: number;
+  v2xBaseline?: number;
+  v2xFreqWattCurve?: { frequency: number; power: number }[];
+}
 
 /** An outbound transaction-related message waiting for delivery, in order. */
 export interface OutboxItem {

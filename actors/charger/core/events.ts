@@ -117,7 +117,17 @@ export interface LocalListCommand {
  * engine/commands/command-kinds.ts.
  */
 export type CommandEvent = { commandId?: string } & (
-  | { type: 'PLUG_IN'; connectorId: number; evMaxPowerKw?: number; socPercent?: number; batteryKwh?: number }
+  | {
+      type: 'PLUG_IN';
+      connectorId: number;
+      evMaxPowerKw?: number;
+      socPercent?: number;
+      batteryKwh?: number;
+      /** V2X: the EV can discharge, at most maxDischargeKw, never below minSocPercent. */
+      bidirectional?: boolean;
+      maxDischargeKw?: number;
+      minSocPercent?: number;
+    }
   | { type: 'PRESENT_TOKEN'; connectorId: number; idTag: string }
   | { type: 'UNPLUG'; connectorId: number }
   | { type: 'EV_STOPS_ENERGY'; connectorId: number }
@@ -131,6 +141,8 @@ export type CommandEvent = { commandId?: string } & (
       limitW: number | null;
       gridCritical?: boolean;
     }
+  /** V2X: the grid's frequency (Hz) that the frequency operation modes follow. */
+  | { type: 'GRID_FREQUENCY'; hz: number }
   | { type: 'DISCONNECT' }
   | { type: 'CHANGE_CONFIGURATION'; key: string; value: string }
   | {

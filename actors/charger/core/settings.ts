@@ -30,6 +30,9 @@ export const READABLE_MEASURANDS = [
   'Voltage',
   'SoC',
   'Temperature',
+  // V2X: what a bidirectional EV gives back (0 while it only charges).
+  'Power.Active.Export',
+  'Energy.Active.Export.Register',
 ] as const;
 export type Measurand = (typeof READABLE_MEASURANDS)[number];
 

@@ -157,4 +157,8 @@ export interface OcppWire<V extends OcppVersion = OcppVersion> {
   // Monitoring (blocks/monitoring.ts)
   /** Events of monitors (2.x NotifyEvent); undefined when the version has no monitoring. */
   monitorEvents(ctx: ChargerContext, events: MonitorEvent[], at: number): OutboundCall | undefined;
+
+  // Bidirectional charging (core/power.ts, blocks/transactions.ts plugIn; 2.1 block Q)
+  /** What a bidirectional EV just plugged in needs (2.1 NotifyEVChargingNeeds); absent or undefined: the version says nothing. */
+  evChargingNeeds?(ctx: ChargerContext, c: Connector, at: number): OutboundCall | undefined;
 }

@@ -73,13 +73,20 @@ function readings(
         out.push(write(m, Math.floor(c.meterWh), 'Wh', context, undefined, undefined));
         break;
       case 'Power.Active.Import':
-        out.push(write(m, Math.round(c.powerW), 'W', context, undefined, undefined));
+        out.push(write(m, Math.round(Math.max(0, c.powerW)), 'W', context, undefined, undefined));
+        break;
+      // A discharging EV's power is negative (core/power.ts): the export readings are its size.
+      case 'Power.Active.Export':
+        out.push(write(m, Math.round(Math.max(0, -c.powerW)), 'W', context, undefined, undefined));
+        break;
+      case 'Energy.Active.Export.Register':
+        out.push(write(m, Math.floor(c.exportWh ?? 0), 'Wh', context, undefined, undefined));
         break;
       case 'Power.Offered':
         out.push(write(m, Math.round(offeredW(ctx, c, at)), 'W', context, undefined, undefined));
         break;
       case 'Current.Import': {
-        const amps = round(ampsAt(ctx, c, c.powerW), 2);
+        const amps = round(ampsAt(ctx, c, Math.max(0, c.powerW)), 2);
         if (phases === 0) out.push(write(m, amps, 'A', context, undefined, undefined));
         else
           for (let p = 0; p < phases; p++)
@@ -133,15 +140,18 @@ const NOT_MAIN = BIT['Power.Offered'] | BIT['Current.Offered'] | BIT.SoC;
 export function mainMeterValue(ctx: ChargerContext, at: number, write: WriteReading, supported: number) {
   let wh = 0;
   let w = 0;
+  let out = 0;
   for (const c of ctx.connectors) {
     wh += c.meterWh;
     w += c.powerW;
+    out += c.exportWh ?? 0;
   }
   const main: Connector = {
     ...ctx.connectors[0],
     id: 0,
     meterWh: wh,
     powerW: w,
+    exportWh: out,
     soc: undefined,
     tx: undefined,
   };

@@ -8,9 +8,11 @@ import { chargerMachine } from '../../../actors/charger/charger-machine.ts';
 import { MODEL_AC, assertSchemaValid, harness } from './charger-harness.ts';
 import { aRemoteStart } from './builders.ts';
 
-test('every OCPP version the protocol layer speaks has a wire adapter; 2.0.1 and 2.1 share one', () => {
+test('every OCPP version the protocol layer speaks has a wire adapter; 2.1 is 2.0.1 plus its V2X messages', () => {
   for (const v of SUBPROTOCOLS) assert.ok(wireFor(v));
-  assert.equal(OCPP_WIRES['ocpp2.1'], OCPP_WIRES['ocpp2.0.1']);
+  assert.equal(OCPP_WIRES['ocpp2.1'].txStarted, OCPP_WIRES['ocpp2.0.1'].txStarted);
+  assert.equal(OCPP_WIRES['ocpp2.0.1'].evChargingNeeds, undefined);
+  assert.ok(OCPP_WIRES['ocpp2.1'].evChargingNeeds);
   assert.notEqual(OCPP_WIRES['ocpp1.6'], OCPP_WIRES['ocpp2.0.1']);
 });
 

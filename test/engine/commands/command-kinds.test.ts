@@ -19,6 +19,7 @@ const EXAMPLES: Record<string, unknown> = {
   fault: {},
   'clear-fault': {},
   'external-limit': { limit_w: 6000 },
+  'grid-frequency': { frequency_hz: 49.9 },
   disconnect: {},
 };
 
@@ -92,4 +93,24 @@ test('a connector beyond the model is a problem of the payload, in the numbering
   assert.ok('event' in chargerEvent('plug-in', { connector_id: 2 }, 'ocpp1.6', 2));
   // The count unknown (a charger stored without it): the charger itself decides.
   assert.ok('event' in chargerEvent('plug-in', { connector_id: 9 }, 'ocpp1.6', null));
+});
+
+test('plug-in: a bidirectional EV carries its discharge limit and minimum SoC; they need bidirectional', () => {
+  const parsed = COMMAND_KINDS['plug-in'].payload.parse({
+    bidirectional: true,
+    max_discharge_kw: 10,
+    min_soc_percent: 30,
+  });
+  const built = chargerEvent('plug-in', parsed as never, 'ocpp2.1');
+  assert.ok('event' in built);
+  assert.deepEqual(built.event, {
+    type: 'PLUG_IN',
+    connectorId: 1,
+    bidirectional: true,
+    maxDischargeKw: 10,
+    minSocPercent: 30,
+  });
+  const bad = COMMAND_KINDS['plug-in'].payload.safeParse({ min_soc_percent: 30 });
+  assert.equal(bad.success, false);
+  assert.equal(COMMAND_KINDS['grid-frequency'].payload.safeParse({ frequency_hz: 70 }).success, false);
 });
