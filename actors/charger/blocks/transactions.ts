@@ -14,6 +14,7 @@ import { bumpSeq, hasTransaction } from '../core/transaction.ts';
 import { scheduleReboot } from './provisioning.ts';
 import { reservationUsed } from './reservation.ts';
 import { scheduleEndSamples, schedulePowerChange } from './metering.ts';
+import { tariffAtStart, tariffTick } from './tariffs.ts';
 
 /** The connector running the transaction the charger named `id` (2.0.1 transactionId). */
 export function connectorByTxId(s: Step, id: string): Connector | undefined {
@@ -69,6 +70,7 @@ export function startTransaction(s: Step, id: number, idTag: string, cause: Star
     ...(c0.remoteStartId !== undefined ? { remoteStartId: c0.remoteStartId } : {}),
     ...(c0.authorizedType ? { idType: c0.authorizedType } : {}),
     ...(reservationId !== undefined ? { reservationId } : {}),
+    ...tariffAtStart(s, id),
   };
   // A TxProfile sent with the remote start waits for this transaction.
   const profiles = s.ctx.profiles.map((p) =>
@@ -99,6 +101,7 @@ export function startTransaction(s: Step, id: number, idTag: string, cause: Star
 
 /** Reports a change during a transaction, when the version reports it as a transaction message. */
 function reportChange(s: Step, id: number, cause: ChangeCause): void {
+  tariffTick(s, id);
   const c = s.connector(id)!;
   const call = s.wire.txUpdated(s.ctx, c, cause, s.now);
   if (call) {
@@ -134,11 +137,7 @@ export function sampleMeters(s: Step): void {
     if (!c0.tx) continue;
     const c = integrate(s.ctx, c0, s.now);
     s.putConnector(c);
-    const call = s.wire.txUpdated(s.ctx, c, 'meter', s.now);
-    if (call) {
-      s.call(call, { tx: c.tx!.ref });
-      bumpSeq(s, c.id);
-    }
+    reportChange(s, c.id, 'meter');
     if (c.tx && c.status !== 'Finishing') refreshChargingState(s, c.id, false);
   }
   schedulePowerChange(s);

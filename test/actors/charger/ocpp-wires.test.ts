@@ -8,9 +8,11 @@ import { chargerMachine } from '../../../actors/charger/charger-machine.ts';
 import { MODEL_AC, assertSchemaValid, harness } from './charger-harness.ts';
 import { aRemoteStart } from './builders.ts';
 
-test('every OCPP version the protocol layer speaks has a wire adapter; 2.0.1 and 2.1 share one', () => {
+test('every OCPP version the protocol layer speaks has a wire adapter; 2.1 has its own', () => {
   for (const v of SUBPROTOCOLS) assert.ok(wireFor(v));
-  assert.equal(OCPP_WIRES['ocpp2.1'], OCPP_WIRES['ocpp2.0.1']);
+  assert.notEqual(OCPP_WIRES['ocpp2.1'], OCPP_WIRES['ocpp2.0.1']);
+  // 2.1 keeps 2.0.1's messages: what it does not change is 2.0.1's.
+  assert.equal(OCPP_WIRES['ocpp2.1'].bootNotification, OCPP_WIRES['ocpp2.0.1'].bootNotification);
   assert.notEqual(OCPP_WIRES['ocpp1.6'], OCPP_WIRES['ocpp2.0.1']);
 });
 
