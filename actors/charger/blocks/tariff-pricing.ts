@@ -87,10 +87,7 @@ export function withTax(net: number, rates: readonly TaxRate[] | undefined): num
  * The net price of `amount` units of a tiered dimension: each part of [0, amount) at the price of
  * the first element whose [min, max) holds it (no element: free).
  */
-function tiered(
-  amount: number,
-  elements: readonly { price: number; min?: number; max?: number }[],
-): number {
+function tiered(amount: number, elements: readonly { price: number; min?: number; max?: number }[]): number {
   if (amount <= 0 || !elements.length) return 0;
   const cuts = new Set([0, amount]);
   for (const e of elements)
@@ -112,7 +109,8 @@ const dimension = (net: number, rates: readonly TaxRate[] | undefined): Price =>
 
 /** A minimum or maximum cost as a price: the side it leaves out follows from its tax rates. */
 function limitOf(l: PriceLimit): Price | undefined {
-  if (l.exclTax !== undefined) return { exclTax: l.exclTax, inclTax: l.inclTax ?? withTax(l.exclTax, l.taxRates) };
+  if (l.exclTax !== undefined)
+    return { exclTax: l.exclTax, inclTax: l.inclTax ?? withTax(l.exclTax, l.taxRates) };
   if (l.inclTax !== undefined) return { exclTax: l.inclTax / withTax(1, l.taxRates), inclTax: l.inclTax };
   return undefined;
 }
@@ -120,10 +118,16 @@ function limitOf(l: PriceLimit): Price | undefined {
 /** The cost of a session that used `u` under tariff `t`. */
 export function priceSession(t: Tariff, u: Usage): SessionCost {
   const chargingS = Math.max(0, u.durationS - u.idleS);
-  const cost: SessionCost = { currency: t.currency, typeOfCost: 'NormalCost', total: { exclTax: 0, inclTax: 0 } };
+  const cost: SessionCost = {
+    currency: t.currency,
+    typeOfCost: 'NormalCost',
+    total: { exclTax: 0, inclTax: 0 },
+  };
   if (t.fixedFee)
     cost.fixed = dimension(
-      t.fixedFee.prices.filter((p) => !presentKeys(p.conditions).length).reduce((n, p) => n + p.priceFixed, 0),
+      t.fixedFee.prices
+        .filter((p) => !presentKeys(p.conditions).length)
+        .reduce((n, p) => n + p.priceFixed, 0),
       t.fixedFee.taxRates,
     );
   if (t.energy)

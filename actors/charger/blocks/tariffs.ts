@@ -7,7 +7,14 @@
 // cost itself is tariff-pricing.ts's, written by the 2.1 wire into every TransactionEvent.
 import type { Connector } from '../core/context.ts';
 import type { Step } from '../core/step.ts';
-import { cents, priceSession, unsupportedCondition, type SessionCost, type Tariff, type Usage } from './tariff-pricing.ts';
+import {
+  cents,
+  priceSession,
+  unsupportedCondition,
+  type SessionCost,
+  type Tariff,
+  type Usage,
+} from './tariff-pricing.ts';
 import { costUpdated } from './tariff-cost.ts';
 
 export interface HeldTariff {
@@ -50,10 +57,15 @@ export function setDefaultTariff(s: Step, evseId: number, tariff: Tariff): SetSt
   const problem = judge(tariff);
   if (problem) return problem;
   const held = s.ctx.tariffs ?? [];
-  if (held.some((h) => h.tariff.tariffId === tariff.tariffId && h.evseId !== evseId)) return 'DuplicateTariffId';
+  if (held.some((h) => h.tariff.tariffId === tariff.tariffId && h.evseId !== evseId))
+    return 'DuplicateTariffId';
   // A tariff of the same id on the same EVSE is replaced; another with the same validFrom too.
   const kept = held.filter(
-    (h) => !(h.evseId === evseId && (h.tariff.tariffId === tariff.tariffId || h.tariff.validFrom === tariff.validFrom)),
+    (h) =>
+      !(
+        h.evseId === evseId &&
+        (h.tariff.tariffId === tariff.tariffId || h.tariff.validFrom === tariff.validFrom)
+      ),
   );
   if (kept.length >= TARIFFS_MAX) return 'Rejected';
   s.patch({ tariffs: [...kept, { evseId, tariff }] });
@@ -163,8 +175,8 @@ export function tariffTick(s: Step, id: number): void {
   if (charging && tx.idleSince !== undefined) {
     const { idleSince, ...rest } = tx;
     s.putConnector({ ...c, tx: { ...rest, idleMs: (tx.idleMs ?? 0) + s.now - idleSince } });
-  }
-  else if (!charging && tx.idleSince === undefined) s.putConnector({ ...c, tx: { ...tx, idleSince: s.now } });
+  } else if (!charging && tx.idleSince === undefined)
+    s.putConnector({ ...c, tx: { ...tx, idleSince: s.now } });
   const cost = costOfSession(s.connector(id)!, s.now);
   if (cost) costUpdated(s, tx.ref, cents(cost.total.inclTax));
 }

@@ -10,7 +10,8 @@ import { ocpp2Wire } from '../ocpp2/ocpp2-wire.ts';
 import { cents, type Price, type SessionCost } from '../blocks/tariff-pricing.ts';
 import { costOfSession, usageOf } from '../blocks/tariffs.ts';
 
-const price = (p: Price | undefined) => (p ? { exclTax: cents(p.exclTax), inclTax: cents(p.inclTax) } : undefined);
+const price = (p: Price | undefined) =>
+  p ? { exclTax: cents(p.exclTax), inclTax: cents(p.inclTax) } : undefined;
 
 /** 2.1 CostDetailsType of a session's cost (one charging period: one tariff for the session). */
 export function costDetails(c: Connector, cost: SessionCost, at: number): Record<string, unknown> {
