@@ -17,7 +17,7 @@ import { createServiceHost, type ScenarioHost } from '../../engine/scenarios/sce
 import type { RunResult } from '../../engine/scenarios/scenario-result.ts';
 import { startTransferServer, type TransferServer } from '../charger/transfer-server.ts';
 
-/** The ready scenarios of one folder of scenarios/ (ocpp16, ocpp201). */
+/** The ready scenarios of one folder of scenarios/ (ocpp16, ocpp201, ocpp21). */
 export const readyIn = (dir: string) =>
   readdirSync(join('scenarios', dir))
     .filter((f) => f.endsWith('.yaml'))
@@ -82,7 +82,7 @@ export function readyScenariosSuite(dir: string): void {
     before(async () => {
       svc = await startTestService();
       host = await createServiceHost(svc.service.deps);
-      csms = await startStrictCsms();
+      csms = await startStrictCsms({ protocols: ['ocpp1.6', 'ocpp2.0.1', 'ocpp2.1'] });
       hook = await startHook(csms);
       http = await startTransferServer();
       http.file('/fw/evsim-ac-2.4.1.bin', 'EVSIM firmware image\n');
