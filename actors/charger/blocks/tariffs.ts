@@ -16,6 +16,7 @@ import {
   type Usage,
 } from './tariff-pricing.ts';
 import { costUpdated } from './tariff-cost.ts';
+import type { DisplayMessage } from './display-messages.ts';
 
 export interface HeldTariff {
   /** 0: every EVSE. */
@@ -28,6 +29,10 @@ declare module '../core/context.ts' {
     /** I07: the default tariffs the CSMS set, in the order it set them. */
     tariffs?: HeldTariff[];
   }
+  interface Connector {
+    /** I08: the tariff the CSMS gave with this token's Authorize answer, for its next transaction here. */
+    driverTariff?: { idTag: string; tariff: Tariff };
+  }
   interface Transaction {
     /** The tariff this transaction is priced by (2.1 local cost calculation). */
     tariff?: Tariff;
@@ -36,6 +41,9 @@ declare module '../core/context.ts' {
     idleSince?: number;
   }
 }
+
+/** How long the final cost of a session stays on the display after it ended (ms). */
+export const FINAL_COST_SHOWN_MS = 60_000;
 
 /** TariffCostCtrlr.MaxElements[Tariff]: price elements a tariff may have per dimension. */
 export const TARIFF_MAX_ELEMENTS = 10;
@@ -133,8 +141,24 @@ export function changeTransactionTariff(
   return 'Accepted';
 }
 
-/** The default tariff a transaction starting now on connector `id` takes, if any. */
-export function tariffAtStart(s: Step, id: number): { tariff?: Tariff } {
+/** I08: an Authorize answer gave the token a tariff of its own: it prices the token's next transaction here. */
+export function driverTariff(s: Step, id: number, idTag: string, tariff: Tariff | undefined): void {
+  const c = s.connector(id);
+  if (!c || c.tx) return;
+  if (tariff && !judge(tariff)) s.putConnector({ ...c, driverTariff: { idTag, tariff } });
+  else if (c.driverTariff) {
+    const { driverTariff: _gone, ...rest } = c;
+    s.putConnector(rest);
+  }
+}
+
+/**
+ * The tariff a transaction of `idTag` starting now on connector `id` takes, if any: the token's
+ * own (I08), else the EVSE's default one, else the charger-wide one.
+ */
+export function tariffAtStart(s: Step, id: number, idTag: string): { tariff?: Tariff } {
+  const own = s.connector(id)?.driverTariff;
+  if (own?.idTag === idTag) return { tariff: own.tariff };
   const due = (s.ctx.tariffs ?? []).filter(
     (h) => h.tariff.validFrom === undefined || Date.parse(h.tariff.validFrom) <= s.now,
   );
@@ -178,5 +202,39 @@ export function tariffTick(s: Step, id: number): void {
   } else if (!charging && tx.idleSince === undefined)
     s.putConnector({ ...c, tx: { ...tx, idleSince: s.now } });
   const cost = costOfSession(s.connector(id)!, s.now);
-  if (cost) costUpdated(s, tx.ref, cents(cost.total.inclTax));
+  if (!cost) return;
+  costUpdated(s, tx.ref, cents(cost.total.inclTax));
+  show(s, id, `Cost so far: ${money(cost.total.inclTax, cost.currency)}`, {
+    priority: 'NormalCycle',
+    txRef: tx.ref,
+  });
+}
+
+/** A priced transaction on `c` ends now: its final cost goes on the display for a minute. */
+export function tariffEnded(s: Step, c: Connector): void {
+  const cost = costOfSession(c, s.now);
+  if (!cost) return;
+  show(s, c.id, `Total cost: ${money(cost.total.inclTax, cost.currency)} incl. tax`, {
+    priority: 'InFront',
+    endAt: s.now + FINAL_COST_SHOWN_MS,
+  });
+}
+
+const money = (x: number, currency: string) => `${cents(x).toFixed(2)} ${currency}`;
+
+/** The charger's own message of connector `id` on the display (one each; the expired ones go). */
+function show(
+  s: Step,
+  id: number,
+  content: string,
+  o: Pick<DisplayMessage, 'priority' | 'txRef' | 'endAt'>,
+): void {
+  const running = new Set(s.ctx.connectors.flatMap((c) => (c.tx ? [c.tx.ref] : [])));
+  const kept = (s.ctx.chargerMessages ?? []).filter(
+    (m) =>
+      m.id !== id &&
+      (m.endAt === undefined || m.endAt > s.now) &&
+      (m.txRef === undefined || running.has(m.txRef)),
+  );
+  s.patch({ chargerMessages: [...kept, { id, format: 'UTF8', content, setAt: s.now, ...o }] });
 }

@@ -4,7 +4,7 @@
 // cost so far in every TransactionEvent (costDetails: the running cost in Updated, the final cost
 // in Ended), computed by blocks/tariff-pricing.ts from the registers the messages report.
 import type { Connector } from '../core/context.ts';
-import type { OcppWire, OutboundCall } from '../core/wire.ts';
+import type { Answer, OcppWire, OutboundCall } from '../core/wire.ts';
 import { iso } from '../wire/basics.ts';
 import { ocpp2Wire } from '../ocpp2/ocpp2-wire.ts';
 import { cents, type Price, type SessionCost } from '../blocks/tariff-pricing.ts';
@@ -68,4 +68,6 @@ export const ocpp21Wire: OcppWire = {
     return call && priced(call, c, at);
   },
   txEnded: (ctx, c, cause, at) => priced(ocpp2Wire.txEnded(ctx, c, cause, at), c, at),
+  // I08: the CSMS may give the driver's own tariff with the token.
+  authorizeTariff: (p) => (p as Answer<'Authorize', 'ocpp2.1'> | undefined)?.tariff,
 };

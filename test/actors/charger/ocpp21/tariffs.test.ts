@@ -134,6 +134,25 @@ test('ocpp2.1: I02 the running cost the charger computes is shown on its connect
   h.finish();
 });
 
+test('ocpp2.1: I02 I03 the display shows the running cost while the transaction runs, then its total for a minute', async () => {
+  const h = online(V);
+  await h.csmsCall('SetDefaultTariff', { evseId: 0, tariff: TARIFF });
+  h.send({ type: 'PLUG_IN', connectorId: 1 });
+  await h.csmsCall(...aRemoteStart(V));
+  run(h, 5 * 60_000);
+  const display = () => chargerView(h.ctx(), h.clock.now()).display_message;
+  const running = h.callsOf('TransactionEvent').at(-1)!.payload.costDetails.totalCost.total.inclTax;
+  assert.equal(display()?.content, `Cost so far: ${running.toFixed(2)} EUR`);
+  await h.csmsCall(...aRemoteStop(V, h.connector(1).tx!.id!));
+  const total = h.callsOf('TransactionEvent').at(-1)!.payload.costDetails.totalCost.total.inclTax;
+  assert.equal(display()?.content, `Total cost: ${total.toFixed(2)} EUR incl. tax`);
+  // The charger's own messages are not the CSMS's to read.
+  assert.deepEqual(await h.csmsCall('GetDisplayMessages', { requestId: 1 }), { status: 'Unknown' });
+  h.tick(60_000);
+  assert.equal(display(), null);
+  h.finish();
+});
+
 test('ocpp2.1: I11 ChangeTransactionTariff prices the running transaction by the new tariff; another currency or transaction is refused', async () => {
   const h = online(V);
   await h.csmsCall('SetDefaultTariff', { evseId: 0, tariff: TARIFF });
@@ -161,6 +180,36 @@ test('ocpp2.1: I11 ChangeTransactionTariff prices the running transaction by the
     status: 'Accepted',
     tariffAssignments: [{ tariffId: 'TARIFF-A', tariffKind: 'DefaultTariff', evseIds: [0] }],
   });
+  h.finish();
+});
+
+test("ocpp2.1: I08 the tariff of an Authorize answer prices that token's transaction; GetTariffs lists it as its DriverTariff", async () => {
+  const driver = { tariffId: 'DRIVER-7', currency: 'EUR', energy: { prices: [{ priceKwh: 0.19 }] } };
+  const h = online(V, {
+    answers: {
+      Authorize: (p) =>
+        p.idToken.idToken === 'FLEET-7'
+          ? { idTokenInfo: { status: 'Accepted' }, tariff: driver }
+          : { idTokenInfo: { status: 'Accepted' } },
+    },
+  });
+  await h.csmsCall('SetDefaultTariff', { evseId: 0, tariff: TARIFF });
+  h.send({ type: 'PLUG_IN', connectorId: 1 });
+  h.send({ type: 'PRESENT_TOKEN', connectorId: 1, idTag: 'FLEET-7' });
+  h.send({ type: 'PLUG_IN', connectorId: 2 });
+  h.send({ type: 'PRESENT_TOKEN', connectorId: 2, idTag: 'WALK-IN' });
+  const started = h.callsOf('TransactionEvent').filter((e) => e.payload.eventType === 'Started');
+  assert.deepEqual(
+    started.map((e) => [e.payload.evse.id, e.payload.transactionInfo.tariffId]),
+    [
+      [1, 'DRIVER-7'],
+      [2, 'TARIFF-A'],
+    ],
+  );
+  assert.deepEqual((await h.csmsCall('GetTariffs', { evseId: 1 })).tariffAssignments, [
+    { tariffId: 'TARIFF-A', tariffKind: 'DefaultTariff', evseIds: [0] },
+    { tariffId: 'DRIVER-7', tariffKind: 'DriverTariff', evseIds: [1] },
+  ]);
   h.finish();
 });
 
