@@ -55,6 +55,43 @@ describe('OCPP 2.1 chargers at the built-in central system', () => {
     });
   });
 
+  test("I12 the built-in central system answers the final TransactionEvent with the charger's own total as totalCost", async () => {
+    const set = await send('SetDefaultTariff', { evseId: 0, tariff: { ...TARIFF, tariffId: 'CPO-SESSION' } });
+    assert.deepEqual(set.body.response, { status: 'Accepted' });
+    const command = (kind: string, payload: object) =>
+      as('POST', `/evcharger/commands/${kind}`, { body: { target: { identity }, payload } });
+    assert.equal((await command('plug-in', { connector_id: 1 })).status, 202);
+    assert.equal((await command('present-token', { id_tag: 'TAG-21', connector_id: 1 })).status, 202);
+    await eventually(
+      () => as('GET', `/cpo/charge-points/${identity}/ocpp-log`),
+      (r) => (r.body.items ?? []).some((i: any) => i.action === 'TransactionEvent'),
+    );
+    assert.equal((await command('unplug', { connector_id: 1 })).status, 202);
+    const items = (
+      await eventually(
+        () => as('GET', `/cpo/charge-points/${identity}/ocpp-log`),
+        (r) =>
+          (r.body.items ?? []).some(
+            (i: any) =>
+              i.type === 'CALL' && i.action === 'TransactionEvent' && i.frame[3].eventType === 'Ended',
+          ),
+      )
+    ).body.items as any[];
+    const ended = items.find(
+      (i) => i.type === 'CALL' && i.action === 'TransactionEvent' && i.frame[3].eventType === 'Ended',
+    );
+    const answer = await eventually(
+      async () =>
+        ((await as('GET', `/cpo/charge-points/${identity}/ocpp-log`)).body.items as any[]).find(
+          (i) => i.type === 'CALLRESULT' && i.message_id === ended.message_id,
+        ),
+      (r) => r !== undefined,
+    );
+    const total = ended.frame[3].costDetails.totalCost.total.inclTax;
+    assert.equal(ended.frame[3].transactionInfo.tariffId, 'CPO-SESSION');
+    assert.equal(answer.frame[2].totalCost, total);
+  });
+
   test('R a 2.1 call the charger has no feature for comes back as its NotSupported CALLERROR', async () => {
     const res = await send('GetDERControl', { requestId: 1 });
     assert.equal(res.status, 200, res.text);
