@@ -22,6 +22,7 @@ export type ViewedContext = Pick<
   | 'timers'
   | 'chargerStatus'
   | 'displayMessages'
+  | 'chargerMessages'
   | 'costs'
 >;
 

@@ -1,7 +1,6 @@
 // The wire adapter of each OCPP version a charger can speak, and its table of the CSMS's calls.
-// 2.1 keeps 2.0.1's messages, so both share one adapter and one table (typed by 2.0.1's schemas:
-// a 2.1 payload is read through them); a version that is not here is an error, never silently
-// another one.
+// 2.1 keeps 2.0.1's messages: its adapter and table (ocpp21/) start from 2.0.1's and add what 2.1
+// adds; a version that is not here is an error, never silently another one.
 import type { OcppVersion } from '../../protocols/ocpp/versions.ts';
 import type { OcppWire } from './core/wire.ts';
 import type { CsmsCallTable } from './core/csms-calls.ts';
@@ -9,20 +8,20 @@ import { ocpp16Wire } from './ocpp16/ocpp16-wire.ts';
 import { OCPP16_CALLS } from './ocpp16/ocpp16-calls.ts';
 import { ocpp2Wire } from './ocpp2/ocpp2-wire.ts';
 import { OCPP2_CALLS } from './ocpp2/ocpp2-calls.ts';
-import { V2X_CALLS, V2X_WIRE } from './ocpp21/v2x.ts';
+import { ocpp21Wire } from './ocpp21/ocpp21-wire.ts';
+import { OCPP21_CALLS } from './ocpp21/ocpp21-calls.ts';
 
 export const OCPP_WIRES: Readonly<Record<OcppVersion, OcppWire>> = {
   'ocpp1.6': ocpp16Wire,
   'ocpp2.0.1': ocpp2Wire,
-  // 2.1 block Q (V2X) laid over the 2.x adapter until 2.1 has a wire of its own.
-  'ocpp2.1': { ...ocpp2Wire, ...V2X_WIRE },
+  'ocpp2.1': ocpp21Wire,
 };
 
 /** The CSMS calls each version answers, by action: the one dispatch from action to block. */
 export const OCPP_CALLS: Readonly<Record<OcppVersion, CsmsCallTable>> = {
   'ocpp1.6': OCPP16_CALLS,
   'ocpp2.0.1': OCPP2_CALLS,
-  'ocpp2.1': { ...(OCPP2_CALLS as CsmsCallTable), ...(V2X_CALLS as CsmsCallTable) },
+  'ocpp2.1': OCPP21_CALLS,
 };
 
 export function wireFor(version: string): OcppWire {

@@ -6,12 +6,13 @@ import type { Logger } from '../platform/log/logger.ts';
 import type { ConnectionInfo, HandlerDeps, HandlerTable } from './handler-types.ts';
 import { OCPP16_HANDLERS } from './ocpp16-handlers.ts';
 import { OCPP2_HANDLERS } from './ocpp2-handlers.ts';
+import { OCPP21_HANDLERS } from './ocpp21-handlers.ts';
 
 /** Each version's handlers: a version without an entry does not compile. */
 const HANDLERS: Readonly<Record<OcppVersion, HandlerTable>> = {
   'ocpp1.6': OCPP16_HANDLERS,
   'ocpp2.0.1': OCPP2_HANDLERS,
-  'ocpp2.1': OCPP2_HANDLERS,
+  'ocpp2.1': OCPP21_HANDLERS,
 };
 
 export class CsmsConnection {

@@ -79,8 +79,8 @@ function duplicates(values: string[]): string[] {
   return values.filter((v, i) => values.indexOf(v) !== i);
 }
 
-test('the catalog is at version 1 and the gallery at version 2 (charger groups)', () => {
-  assert.equal(catalog.version, 1);
+test('the catalog is at version 2 (OCPP 2.1) and the gallery at version 2 (charger groups)', () => {
+  assert.equal(catalog.version, 2);
   assert.equal(gallery.version, 2);
 });
 
@@ -210,6 +210,14 @@ test('ocpp_versions are versions the chargers speak and at least 60 models suppo
     (m) => m.ocpp_versions.includes('ocpp1.6') && m.ocpp_versions.includes('ocpp2.0.1'),
   );
   assert.ok(both.length >= 60);
+  // A model that speaks 2.0.1 speaks 2.1 too: 2.1 keeps every 2.0.1 message.
+  const without21 = models.filter(
+    (m) => m.ocpp_versions.includes('ocpp2.0.1') && !m.ocpp_versions.includes('ocpp2.1'),
+  );
+  assert.deepEqual(
+    without21.map((m) => m.slug),
+    [],
+  );
 });
 
 test('boot_vendor and boot_model fit the OCPP 1.6 CiString20 limit', () => {

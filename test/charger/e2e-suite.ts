@@ -14,6 +14,7 @@ import {
 } from '../../engine/charger/charger-runtime.ts';
 import type { ChargerConnectionSettings } from '../../engine/charger/charger-link.ts';
 import { callsSent, type ChargerInput, type OcppVersion } from '../../actors/charger/charger-ports.ts';
+import { VERSION_PROFILES } from '../../protocols/ocpp/versions.ts';
 import { startStrictCsms, type SchemaFailure, type StrictCsms } from '../support/strict-csms.ts';
 import { track, type TrackedCharger } from './tracked-charger.ts';
 
@@ -97,7 +98,8 @@ export function e2eSuite(
   runtimeOptions: Partial<ChargerRuntimeOptions> = {},
 ): void {
   const v16 = version === 'ocpp1.6';
-  const tag = v16 ? 'V16' : 'V201';
+  // V16, V201, V21
+  const tag = `V${VERSION_PROFILES[version].path.slice(1)}`;
 
   describe(`charger ${version} against a strict central system: ${title}`, () => {
     let csms: StrictCsms;

@@ -6,8 +6,8 @@ import { OCPP_VERSIONS, VERSION_PROFILES, type OcppVersion } from '../../protoco
 /** One version for every charger, or `mix`: MIX_VERSIONS taken in turn. */
 export type OcppMix = OcppVersion | 'mix';
 
-/** What `--ocpp mix` runs, charger by charger: half 1.6, half 2.0.1. */
-export const MIX_VERSIONS: readonly OcppVersion[] = ['ocpp1.6', 'ocpp2.0.1'];
+/** What `--ocpp mix` runs, charger by charger: every version in turn (a third each 1.6, 2.0.1, 2.1). */
+export const MIX_VERSIONS: readonly OcppVersion[] = OCPP_VERSIONS;
 
 /** The version of charger `i` (0-based) of a run. */
 export function versionAt(ocpp: OcppMix, i: number): OcppVersion {
@@ -63,7 +63,7 @@ export class UsageError extends Error {}
 export const USAGE = `Usage: npm run loadtest -- [options]
 
   --chargers N              virtual chargers to run (default 1000)
-  --ocpp ${OCPP_CHOICES.join('|').padEnd(18)} OCPP version; mix = half 1.6, half 2.0.1 (default mix)
+  --ocpp ${OCPP_CHOICES.join('|').padEnd(18)} OCPP version; mix = each version in turn (default mix)
   --ramp PER_SECOND         chargers deployed per second, 0 = unlimited (default 0)
   --duration SECONDS        length of the run from the first deploy (default 60)
   --charging-share FRACTION share of chargers running a session with meter values (default 0.2)

@@ -12,6 +12,7 @@ import type { Answer } from '../core/wire.ts';
 import { usable } from '../core/connector-status.ts';
 import { boolSetting } from '../core/settings.ts';
 import { stopTransaction, tokenAccepted } from './transactions.ts';
+import { driverTariff } from './tariffs.ts';
 import { reservationVerdict, tokenGroup } from './reservation.ts';
 
 declare module '../core/context.ts' {
@@ -156,6 +157,8 @@ export function authorizeAnswered(
       return true;
     }
   }
+  if (status === 'Accepted' && meta.connectorId !== undefined && meta.idTag)
+    driverTariff(s, meta.connectorId, meta.idTag, s.wire.authorizeTariff?.(payload!));
   if (status === 'Accepted' && meta.connectorId !== undefined)
     tokenAccepted(
       s,

@@ -31,6 +31,11 @@ declare module '../core/context.ts' {
   interface ChargerContext {
     /** Display messages the CSMS set (block O), by id, in the order they were set. */
     displayMessages?: DisplayMessage[];
+    /**
+     * What the charger shows of its own (the cost of a session, 2.1 block I), by connector id: on
+     * the display with the CSMS's messages, but not theirs to read (GetDisplayMessages) or clear.
+     */
+    chargerMessages?: DisplayMessage[];
   }
 }
 
@@ -122,6 +127,7 @@ export function displayState(
 export function messageOnShow(
   ctx: {
     displayMessages?: DisplayMessage[];
+    chargerMessages?: DisplayMessage[];
     connectors: readonly { status: ConnectorStatus; tx?: { ref: number } }[];
     chargerStatus: string;
   },
@@ -130,7 +136,7 @@ export function messageOnShow(
   const running = runningRefs(ctx.connectors);
   const state = displayState(ctx.connectors, ctx.chargerStatus);
   let best: DisplayMessage | undefined;
-  for (const m of ctx.displayMessages ?? []) {
+  for (const m of [...(ctx.displayMessages ?? []), ...(ctx.chargerMessages ?? [])]) {
     if (!alive(m, now, running) || (m.startAt !== undefined && m.startAt > now)) continue;
     if (m.state !== undefined && m.state !== state) continue;
     if (

@@ -15,6 +15,7 @@ import { bumpSeq, hasTransaction } from '../core/transaction.ts';
 import { scheduleReboot } from './provisioning.ts';
 import { reservationUsed } from './reservation.ts';
 import { scheduleEndSamples, schedulePowerChange } from './metering.ts';
+import { tariffAtStart, tariffEnded, tariffTick } from './tariffs.ts';
 
 /** The connector running the transaction the charger named `id` (2.0.1 transactionId). */
 export function connectorByTxId(s: Step, id: string): Connector | undefined {
@@ -72,6 +73,7 @@ export function startTransaction(s: Step, id: number, idTag: string, cause: Star
     ...(c0.remoteStartId !== undefined ? { remoteStartId: c0.remoteStartId } : {}),
     ...(c0.authorizedType ? { idType: c0.authorizedType } : {}),
     ...(reservationId !== undefined ? { reservationId } : {}),
+    ...tariffAtStart(s, id, idTag),
   };
   // A TxProfile sent with the remote start waits for this transaction.
   const profiles = s.ctx.profiles.map((p) =>
@@ -84,6 +86,7 @@ export function startTransaction(s: Step, id: number, idTag: string, cause: Star
     authorized: undefined,
     authorizedType: undefined,
     remoteStartId: undefined,
+    driverTariff: undefined,
     meterAt: s.now,
   };
   c = { ...c, powerW: powerW(s.ctx, c, s.now) };
@@ -102,6 +105,7 @@ export function startTransaction(s: Step, id: number, idTag: string, cause: Star
 
 /** Reports a change during a transaction, when the version reports it as a transaction message. */
 function reportChange(s: Step, id: number, cause: ChangeCause): void {
+  tariffTick(s, id);
   const c = s.connector(id)!;
   const call = s.wire.txUpdated(s.ctx, c, cause, s.now);
   if (call) {
@@ -115,6 +119,7 @@ export function stopTransaction(s: Step, id: number, cause: StopCause): void {
   if (!c0?.tx) return;
   const c = integrate(s.ctx, c0, s.now);
   s.call(s.wire.txEnded(s.ctx, c, cause, s.now), { tx: c.tx!.ref });
+  tariffEnded(s, c);
   const ref = c.tx!.ref;
   const ended: Connector = { ...c, tx: undefined, powerW: 0, evStopped: false };
   s.putConnector(ended);
@@ -137,11 +142,7 @@ export function sampleMeters(s: Step): void {
     if (!c0.tx) continue;
     const c = integrate(s.ctx, c0, s.now);
     s.putConnector(c);
-    const call = s.wire.txUpdated(s.ctx, c, 'meter', s.now);
-    if (call) {
-      s.call(call, { tx: c.tx!.ref });
-      bumpSeq(s, c.id);
-    }
+    reportChange(s, c.id, 'meter');
     if (c.tx && c.status !== 'Finishing') refreshChargingState(s, c.id, false);
   }
   schedulePowerChange(s);

@@ -13,7 +13,7 @@ import type {
 } from './context.ts';
 import type { CommandEvent, LocalListCommand } from './events.ts';
 import type { OcppVersion } from '../../../protocols/ocpp/versions.ts';
-import type { OcppResponse } from '../../../protocols/ocpp/ocpp-types.ts';
+import type { OcppRequest, OcppResponse } from '../../../protocols/ocpp/ocpp-types.ts';
 import type { Measurand } from './settings.ts';
 import type { MonitorEvent } from './monitors.ts';
 
@@ -149,6 +149,10 @@ export interface OcppWire<V extends OcppVersion = OcppVersion> {
   reservationUpdate(reservationId: number, status: 'Expired' | 'Removed'): OutboundCall | undefined;
   /** The group (1.6 parentIdTag, 2.x groupIdToken) an Authorize answer gives the token, if any. */
   authorizeGroup(payload: Answer<'Authorize', V>): string | undefined;
+  /** 2.1 I08: the driver's tariff an Authorize answer gives the token; absent where the version has none. */
+  authorizeTariff?(
+    payload: Answer<'Authorize', V>,
+  ): OcppRequest<'ocpp2.1', 'SetDefaultTariff'>['tariff'] | undefined;
 
   // External charging limits (blocks/smart-charging.ts, K11-K13); undefined when the version says nothing.
   chargingLimitSet(profile: ChargingProfile, gridCritical?: boolean): OutboundCall | undefined;

@@ -64,7 +64,7 @@ type SetMonitoringStatus = OcppResponse<
 
 type MonitorReport = NonNullable<OcppRequest<'ocpp2.0.1', 'NotifyMonitoringReport'>['monitor']>[number];
 
-function reportOf(monitors: Monitor[]): MonitorReport[] {
+function reportOf(monitors: Monitor[], kind?: 'CustomMonitor'): MonitorReport[] {
   const out: MonitorReport[] = [];
   for (const m of monitors) {
     const name = nameOf(m.target);
@@ -74,6 +74,7 @@ function reportOf(monitors: Monitor[]): MonitorReport[] {
       value: m.value,
       type: m.type,
       severity: m.severity,
+      ...(kind ? { eventNotificationType: kind } : {}),
     };
     const same = out.find(
       (r) => r.component.evse?.id === name.component.evse?.id && r.variable.name === name.variable.name,
@@ -82,6 +83,41 @@ function reportOf(monitors: Monitor[]): MonitorReport[] {
     else out.push({ ...name, variableMonitoring: [entry] });
   }
   return out;
+}
+
+/**
+ * N02: the report follows the answer. 2.1 names each monitor's kind (eventNotificationType, which
+ * 2.0.1's schema does not have): every monitor here is one the CSMS set, a CustomMonitor.
+ */
+export function monitoringReport(
+  kind?: 'CustomMonitor',
+): NonNullable<CsmsCalls<'ocpp2.0.1'>['GetMonitoringReport']> {
+  return (p, s) => {
+    const types = p.monitoringCriteria?.flatMap((c) => CRITERIA[c] ?? []);
+    const asked = p.componentVariable ?? [];
+    const found = monitorsMatching(s, types, (m) => {
+      if (!asked.length) return true;
+      const name = nameOf(m.target);
+      return asked.some(
+        (a) =>
+          a.component.name === name.component.name &&
+          (a.component.evse?.id === undefined || a.component.evse.id === name.component.evse?.id) &&
+          (!a.variable?.name || a.variable.name === name.variable.name),
+      );
+    });
+    if (!found.length) return { status: 'EmptyResultSet' };
+    for (let i = 0, seqNo = 0; i < found.length; i += MONITORS_PER_REPORT, seqNo++)
+      s.call(
+        call('NotifyMonitoringReport', {
+          requestId: p.requestId,
+          seqNo,
+          generatedAt: iso(s.now),
+          monitor: reportOf(found.slice(i, i + MONITORS_PER_REPORT), kind),
+          ...(i + MONITORS_PER_REPORT < found.length ? { tbc: true } : {}),
+        }),
+      );
+    return { status: 'Accepted' };
+  };
 }
 
 export const MONITORING_2_CALLS: CsmsCalls<'ocpp2.0.1'> = {
@@ -114,32 +150,7 @@ export const MONITORING_2_CALLS: CsmsCalls<'ocpp2.0.1'> = {
   SetMonitoringBase: (p, s) => ({ status: setMonitoringBase(s, p.monitoringBase) }),
   SetMonitoringLevel: (p, s) => ({ status: setMonitoringLevel(s, p.severity) }),
   // N02: the report follows the answer
-  GetMonitoringReport: (p, s) => {
-    const types = p.monitoringCriteria?.flatMap((c) => CRITERIA[c] ?? []);
-    const asked = p.componentVariable ?? [];
-    const found = monitorsMatching(s, types, (m) => {
-      if (!asked.length) return true;
-      const name = nameOf(m.target);
-      return asked.some(
-        (a) =>
-          a.component.name === name.component.name &&
-          (a.component.evse?.id === undefined || a.component.evse.id === name.component.evse?.id) &&
-          (!a.variable?.name || a.variable.name === name.variable.name),
-      );
-    });
-    if (!found.length) return { status: 'EmptyResultSet' };
-    for (let i = 0, seqNo = 0; i < found.length; i += MONITORS_PER_REPORT, seqNo++)
-      s.call(
-        call('NotifyMonitoringReport', {
-          requestId: p.requestId,
-          seqNo,
-          generatedAt: iso(s.now),
-          monitor: reportOf(found.slice(i, i + MONITORS_PER_REPORT)),
-          ...(i + MONITORS_PER_REPORT < found.length ? { tbc: true } : {}),
-        }),
-      );
-    return { status: 'Accepted' };
-  },
+  GetMonitoringReport: monitoringReport(),
   // N06
   ClearVariableMonitoring: (p, s) => ({ clearMonitoringResult: clearMonitors(s, p.id) }),
 };

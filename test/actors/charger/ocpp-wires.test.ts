@@ -8,9 +8,12 @@ import { chargerMachine } from '../../../actors/charger/charger-machine.ts';
 import { MODEL_AC, assertSchemaValid, harness } from './charger-harness.ts';
 import { aRemoteStart } from './builders.ts';
 
-test('every OCPP version the protocol layer speaks has a wire adapter; 2.1 is 2.0.1 plus its V2X messages', () => {
+test('every OCPP version the protocol layer speaks has a wire adapter; 2.1 has its own', () => {
   for (const v of SUBPROTOCOLS) assert.ok(wireFor(v));
-  assert.equal(OCPP_WIRES['ocpp2.1'].txStarted, OCPP_WIRES['ocpp2.0.1'].txStarted);
+  assert.notEqual(OCPP_WIRES['ocpp2.1'], OCPP_WIRES['ocpp2.0.1']);
+  // 2.1 keeps 2.0.1's messages: what it does not change is 2.0.1's.
+  assert.equal(OCPP_WIRES['ocpp2.1'].bootNotification, OCPP_WIRES['ocpp2.0.1'].bootNotification);
+  // Only 2.1 tells the CSMS a bidirectional EV's needs.
   assert.equal(OCPP_WIRES['ocpp2.0.1'].evChargingNeeds, undefined);
   assert.ok(OCPP_WIRES['ocpp2.1'].evChargingNeeds);
   assert.notEqual(OCPP_WIRES['ocpp1.6'], OCPP_WIRES['ocpp2.0.1']);
