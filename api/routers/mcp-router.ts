@@ -9,7 +9,8 @@ import type { ApiDeps } from '../http/deps.ts';
 import { apiDoc } from '../openapi/route-doc.ts';
 import { mcpServer } from '../mcp/mcp-server.ts';
 
-const jsonRpc = z.looseObject({ jsonrpc: z.literal('2.0'), method: z.string().optional() });
+/** What the API description says of the body (the SDK's transport reads and checks it). */
+const jsonRpc = z.looseObject({ jsonrpc: z.literal('2.0'), method: z.string().max(128).optional() });
 
 export function mcpRouter(deps: ApiDeps): Router {
   const router = new Router();
@@ -21,7 +22,7 @@ export function mcpRouter(deps: ApiDeps): Router {
         'JSON-RPC 2.0 messages of MCP (initialize, tools/list, tools/call); send `Accept: application/json, text/event-stream`. ' +
         'Stateless: no session id. Tools and how to connect a client: docs/mcp.md.',
       tags: ['mcp'],
-      body: z.union([jsonRpc, z.array(jsonRpc)]),
+      body: z.union([jsonRpc, z.array(jsonRpc).max(100)]),
       responses: { 200: { description: 'The JSON-RPC answer', schema: z.unknown() } },
     }),
     async (ctx) => {
