@@ -36,6 +36,7 @@ import { scenarioRunsRouter, scenarioSchemaRouter } from './routers/scenario-run
 import { trafficRunsRouter } from './routers/traffic-runs-router.ts';
 import { metricsRouter } from './routers/metrics-router.ts';
 import { linkConditionsRouter } from './routers/link-conditions-router.ts';
+import { mcpRouter } from './routers/mcp-router.ts';
 
 export interface Area {
   router: (deps: ApiDeps) => Router;
@@ -78,6 +79,8 @@ export const AUTHENTICATED_AREAS: Area[] = [
   // Scenario runs (issue 16)
   { router: scenarioRunsRouter },
   { router: trafficRunsRouter },
+  // The MCP server (issue 36): the same token, its tools act for the token's organization
+  { router: mcpRouter },
 ];
 
 export function createApp(deps: ApiDeps): Koa {

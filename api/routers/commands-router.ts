@@ -1,17 +1,14 @@
 // E11-E16 and the EV-session commands: resolve the target, queue one command per charger over
 // MQTT (202 with the queued command result), and poll a command (E16) once a charger received it.
 import Router from '@koa/router';
-import type { Context } from 'koa';
-import type { z } from 'zod';
-import { ApiError, badRequest, notFound, ValidationError, type ValidationIssue } from '../http/errors.ts';
+import { ApiError, badRequest, notFound, ValidationError } from '../http/errors.ts';
 import { orgOf } from '../http/auth.ts';
-import { parseBody, parsePath } from '../http/validation.ts';
-import { commandBodies, commandIdPath } from '../schemas/commands.ts';
+import { parsePath } from '../http/validation.ts';
+import { commandBodies, commandIdPath, parseCommandBody } from '../schemas/commands.ts';
 import { COMMAND_KINDS, EVENT_TYPES, type AnyPayload } from '../../engine/commands/command-kinds.ts';
 import { resolveTarget } from '../../engine/commands/command-targets.ts';
 import { BrokerUnavailableError } from '../../engine/commands/command-producer.ts';
 import { maskCommand } from '../../engine/commands/command-secrets.ts';
-import { SECRET_MASK } from '../../protocols/ocpp/secret-values.ts';
 import type { ApiDeps } from '../http/deps.ts';
 import { apiDoc } from '../openapi/route-doc.ts';
 import { COMMAND_DOCS } from '../schemas/command-docs.ts';
@@ -19,31 +16,6 @@ import { commandRecord, queuedCommandResult } from '../schemas/evcharger-answers
 
 const brokerDown = (cause: unknown) =>
   new ApiError(503, 'The message producer is not started: the MQTT broker is not connected', {}, cause);
-
-/** The body, or a 422 whose `input`s show a secret of the payload masked, as reads do. */
-function parseCommand(ctx: Context, schema: z.ZodType): unknown {
-  try {
-    return parseBody(ctx, schema);
-  } catch (err) {
-    if (!(err instanceof ValidationError)) throw err;
-    const shown = maskCommand(ctx.request.body);
-    if (shown === ctx.request.body) throw err;
-    // A secret is masked either inside the input, or as the input itself (its name is a level up).
-    const safe = (i: ValidationIssue): unknown =>
-      i.input !== null && typeof i.input === 'object'
-        ? maskCommand(i.input)
-        : valueAt(shown, i.loc.slice(1)) === SECRET_MASK
-          ? SECRET_MASK
-          : i.input;
-    throw new ValidationError(err.issues.map((i) => ('input' in i ? { ...i, input: safe(i) } : i)));
-  }
-}
-
-function valueAt(root: unknown, path: Array<string | number>): unknown {
-  let v = root;
-  for (const p of path) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[p] : undefined;
-  return v;
-}
 
 export function commandsRouter({ platform, commands }: ApiDeps): Router {
   const router = new Router();
@@ -68,7 +40,7 @@ export function commandsRouter({ platform, commands }: ApiDeps): Router {
         },
       }),
       async (ctx) => {
-        const body = parseCommand(ctx, commandBodies[eventType]) as {
+        const body = parseCommandBody(commandBodies[eventType], ctx.request.body ?? undefined) as {
           target: Parameters<typeof resolveTarget>[2];
           payload: AnyPayload;
         };

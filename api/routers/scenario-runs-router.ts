@@ -2,17 +2,14 @@
 // steps live, read its result with the frames that proved each expectation, stop it. The
 // document's JSON Schema is public, for editors. Another organization's run is a 404.
 import Router from '@koa/router';
-import { ApiError, ValidationError, notFound } from '../http/errors.ts';
+import { ApiError, notFound } from '../http/errors.ts';
 import { orgOf } from '../http/auth.ts';
 import { openSse } from '../http/sse.ts';
 import { parseBody, parsePath } from '../http/validation.ts';
-import { runPath, startRunBody } from '../schemas/scenario-runs.ts';
-import { checkScenario, loadScenario } from '../../engine/scenarios/load-scenario.ts';
-import { preflight } from '../../engine/scenarios/scenario-preflight.ts';
+import { runOf, runPath, startRunBody } from '../schemas/scenario-runs.ts';
 import { scenarioJsonSchema } from '../../engine/scenarios/scenario-schema.ts';
 import { readyScenarios } from '../../engine/scenarios/ready-scenarios.ts';
 import { MAX_RUNNING } from '../../engine/scenarios/scenario-runs.ts';
-import { securityProblems } from '../../engine/deployments/charger-security.ts';
 import type { ApiDeps } from '../http/deps.ts';
 import { apiDoc } from '../openapi/route-doc.ts';
 import { z } from 'zod';
@@ -81,42 +78,7 @@ export function scenarioRunsRouter({ scenarios }: ApiDeps): Router {
     }),
     async (ctx) => {
       const body = parseBody(ctx, startRunBody);
-      const security = securityProblems({ ws_url: body.ws_url, security: body.security }, ['body']);
-      if (security.length > 0)
-        throw new ValidationError(
-          security.map((p) => ({ loc: p.loc, msg: p.msg, type: 'value_error', input: p.input })),
-        );
-      const checked =
-        typeof body.scenario === 'string' ? loadScenario(body.scenario) : checkScenario(body.scenario);
-      // What can be known wrong before deploying (a variable, a status, a hook) is a 422 as well.
-      const loaded =
-        'problems' in checked
-          ? checked
-          : (() => {
-              const problems = preflight(checked.scenario, {
-                wsUrl: body.ws_url,
-                csmsHook: body.csms_hook,
-                variables: body.variables,
-              });
-              return problems.length > 0 ? { problems } : checked;
-            })();
-      if ('problems' in loaded)
-        throw new ValidationError(
-          loaded.problems.map((p) => ({
-            loc: ['body', 'scenario', ...p.path],
-            msg: p.message,
-            type: 'value_error',
-          })),
-        );
-      const run = await scenarios.start(orgOf(ctx), {
-        scenario: loaded.scenario,
-        wsUrl: body.ws_url,
-        csmsHook: body.csms_hook,
-        security: body.security,
-        variables: body.variables,
-        seed: body.seed,
-        keep: body.keep,
-      });
+      const run = await scenarios.start(orgOf(ctx), runOf(body));
       if (!run)
         throw new ApiError(429, `${MAX_RUNNING} scenario runs are running in this process: retry later`, {
           'Retry-After': '10',

@@ -2,7 +2,11 @@
 // the engine's schema (engine/scenarios/scenario-schema.ts), checked after this body: a document
 // may come as an object or as its YAML / JSON text.
 import { z } from 'zod';
-import { MAX_SCENARIO_BYTES } from '../../engine/scenarios/load-scenario.ts';
+import { MAX_SCENARIO_BYTES, checkScenario, loadScenario } from '../../engine/scenarios/load-scenario.ts';
+import { preflight } from '../../engine/scenarios/scenario-preflight.ts';
+import { securityProblems } from '../../engine/deployments/charger-security.ts';
+import type { StartRun } from '../../engine/scenarios/scenario-runs.ts';
+import { ValidationError } from '../http/errors.ts';
 import { chargerSecurity } from './charger-security.ts';
 import { wsUrl } from './deployments.ts';
 
@@ -40,3 +44,46 @@ export const startRunBody = z.strictObject({
 });
 
 export const runPath = z.object({ run_id: z.string().min(1).max(100) });
+
+/**
+ * The run a parsed body asks for, its document checked: a 422 naming the place in the body (the
+ * security rules, the document's schema, then what can be known wrong before deploying: a
+ * variable, a status, a hook). The API's route and the MCP tool both start runs through this.
+ */
+export function runOf(body: z.infer<typeof startRunBody>): StartRun {
+  const security = securityProblems({ ws_url: body.ws_url, security: body.security }, ['body']);
+  if (security.length > 0)
+    throw new ValidationError(
+      security.map((p) => ({ loc: p.loc, msg: p.msg, type: 'value_error', input: p.input })),
+    );
+  const checked =
+    typeof body.scenario === 'string' ? loadScenario(body.scenario) : checkScenario(body.scenario);
+  const loaded =
+    'problems' in checked
+      ? checked
+      : (() => {
+          const problems = preflight(checked.scenario, {
+            wsUrl: body.ws_url,
+            csmsHook: body.csms_hook,
+            variables: body.variables,
+          });
+          return problems.length > 0 ? { problems } : checked;
+        })();
+  if ('problems' in loaded)
+    throw new ValidationError(
+      loaded.problems.map((p) => ({
+        loc: ['body', 'scenario', ...p.path],
+        msg: p.message,
+        type: 'value_error',
+      })),
+    );
+  return {
+    scenario: loaded.scenario,
+    wsUrl: body.ws_url,
+    csmsHook: body.csms_hook,
+    security: body.security,
+    variables: body.variables,
+    seed: body.seed,
+    keep: body.keep,
+  };
+}

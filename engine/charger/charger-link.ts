@@ -76,8 +76,17 @@ export interface ChargerLinkOptions {
   linkFaults?: (system: ChargerSystem) => LinkFaults | undefined;
 }
 
-/** What measures a connection's calls: the answers to the charger's CALLs, the charger's answers. */
-export type CallMeter = Pick<FrameHooks, 'onCallAnswered' | 'onCallReplied'>;
+/**
+ * What measures a connection: the answers to the charger's CALLs (in time or late), the charger's
+ * answers, and the connection itself: opened, closed other than by the charger stopping (by close
+ * code), or failed before opening (by the stage event's code: HTTP_401, TLS_ERROR, ...).
+ */
+export type CallMeter = Pick<FrameHooks, 'onCallAnswered' | 'onCallReplied' | 'onLateAnswer'> & {
+  onConnected?: () => void;
+  /** `code` is the WebSocket close code; null when the charger itself closed (stopped). */
+  onDisconnected?: (code: number | null) => void;
+  onConnectFailed?: (code: string) => void;
+};
 
 const DEFAULT_PING_SEC = 60;
 /** Proxy messages go out exactly as the user wrote them. */
@@ -114,6 +123,8 @@ class Link implements ChargerSocketEvents, FaultyWire {
   security: LinkSecurity | undefined = undefined;
   /** Link conditions on purpose: every frame in and out goes through them (null: straight to the wire). */
   faults: LinkFaults | null = null;
+  /** The measurements of this connection (shared with the chargers of its organization, location, version). */
+  meter: CallMeter | undefined = undefined;
 
   constructor(
     readonly input: LinkInput,
@@ -166,7 +177,7 @@ class Link implements ChargerSocketEvents, FaultyWire {
         clientCert: settings.tls?.cert !== undefined,
         ...(settings.revoked?.length ? { revoked: settings.revoked } : {}),
       };
-    const meter = this.opts.meter?.(identity, version, this.system);
+    const meter = (this.meter = this.opts.meter?.(identity, version, this.system));
     this.rpc = new RpcEndpoint({
       version,
       callTimeoutMs: this.opts.callTimeoutMs ?? 30_000,
@@ -190,6 +201,7 @@ class Link implements ChargerSocketEvents, FaultyWire {
       },
       onCallAnswered: meter?.onCallAnswered ?? this.opts.onCallAnswered,
       onCallReplied: meter?.onCallReplied,
+      onLateAnswer: meter?.onLateAnswer,
       onFrame: this.opts.frameObserver?.(identity, this.system),
     });
     this.socket = openChargerSocket(
@@ -231,6 +243,7 @@ class Link implements ChargerSocketEvents, FaultyWire {
   // ChargerSocketEvents: the socket calls these as methods of this link.
   onOpen(): void {
     this.opened = true;
+    this.meter?.onConnected?.();
     this.sendBack(this.security ? { type: 'link.open', security: this.security } : { type: 'link.open' });
   }
 
@@ -240,15 +253,25 @@ class Link implements ChargerSocketEvents, FaultyWire {
   }
 
   onClose({ code, reason }: { code: number; reason: string }): void {
+    this.countClose(this.stopped ? null : code);
     this.faults?.detach(this, true);
     this.rpc?.close();
     this.sendBack({ type: 'link.closed', code, reason });
+  }
+
+  /** The end of an opened connection, counted once: by the socket's close or the charger's stop (null). */
+  countClose(code: number | null): void {
+    const meter = this.opened ? this.meter : undefined;
+    if (!meter) return;
+    this.meter = undefined;
+    meter.onDisconnected?.(code);
   }
 
   onFailure(f: { code: string; hint: string }): void {
     this.rpc?.close();
     this.opts.log.debug({ identity: this.input.identity, code: f.code }, f.hint);
     this.opts.onConnectFailure?.(this.input.identity, this.system, f.code);
+    if (!this.stopped) this.meter?.onConnectFailed?.(f.code);
     this.sendBack({ type: 'link.failed', code: f.code, hint: f.hint });
   }
 
@@ -338,6 +361,7 @@ class Link implements ChargerSocketEvents, FaultyWire {
   }
 
   stop(): void {
+    this.countClose(null);
     this.stopped = true;
     this.held = null;
     // A connection that never opened carried nothing: a half-open condition waits for the next one.

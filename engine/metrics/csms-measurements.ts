@@ -1,8 +1,9 @@
 // What this engine node measures of the central system under test, for its own chargers (issue
 // 36): for each organization, location, OCPP version and action the chargers send, the answer
 // times (a histogram since start and over the last minute and 15 minutes), CALLERRORs by code and
-// timeouts; BootNotification answers by status; and for each action the central system sends,
-// the chargers' answers by status.
+// timeouts and answers later than the timeout; BootNotification answers by status; for each action
+// the central system sends, the chargers' answers by status; and the connections: opened, open
+// now, closed (by close code), failed before opening (by code).
 //
 // The chargers of one (organization, location, version) share one meter, asked for once per
 // connection (charger-link.ts); an answer is then a map lookup and a few counter bumps in arrays
@@ -93,6 +94,15 @@ class VersionCounts {
   readonly boots = new Map<string, number>();
   /** The CSMS's CALLs by action, then by the charger's answer status (or `error`). */
   readonly calls = new Map<string, Map<string, number>>();
+  /** Answers to CALLs that had timed out, by action. */
+  readonly late = new Map<string, number>();
+  /** Connections opened, and open now. */
+  connects = 0;
+  connected = 0;
+  /** Connections closed other than by the charger stopping, by WebSocket close code. */
+  readonly closes = new Map<string, number>();
+  /** Connection attempts that failed before opening, by code (HTTP_401, TLS_ERROR, ...). */
+  readonly failures = new Map<string, number>();
 }
 
 /** One series of a node's figures: one action of one meter. Cells as encodeCell writes them. */
@@ -116,6 +126,16 @@ export interface NodeFigures {
   calls: Array<{ version: string; action: string; status: string; n: number }>;
   /** Connectors of the node's running chargers by status. */
   connectors: Record<string, number>;
+  /** Answers later than the call timeout (absent in rows of older nodes). */
+  late?: Array<{ version: string; action: string; n: number }>;
+  /** The chargers' connections to the central system, per version (absent in rows of older nodes). */
+  links?: Array<{
+    version: string;
+    connects: number;
+    connected: number;
+    closes: Record<string, number>;
+    failures: Record<string, number>;
+  }>;
 }
 
 // Made once: a closure written inside a hook would be a new function object per frame.
@@ -178,6 +198,24 @@ class Meter implements CallMeter {
   readonly onCallReplied = (action: string, payload: unknown, errorCode: string | null): void => {
     bump(bounded(this.counts.calls, action, newCounts), errorCode === null ? statusOf(payload) : 'error');
   };
+
+  readonly onLateAnswer = (action: string): void => {
+    bump(this.counts.late, action);
+  };
+
+  readonly onConnected = (): void => {
+    this.counts.connects++;
+    this.counts.connected++;
+  };
+
+  readonly onDisconnected = (code: number | null): void => {
+    this.counts.connected--;
+    if (code !== null) bump(this.counts.closes, String(code));
+  };
+
+  readonly onConnectFailed = (code: string): void => {
+    bump(this.counts.failures, code);
+  };
 }
 
 export class CsmsMeasurements {
@@ -226,11 +264,22 @@ export class CsmsMeasurements {
         });
     const boots: NodeFigures['boots'] = [];
     const calls: NodeFigures['calls'] = [];
+    const late: NonNullable<NodeFigures['late']> = [];
+    const links: NonNullable<NodeFigures['links']> = [];
     for (const [version, counts] of this.#versions) {
       for (const [status, n] of counts.boots) boots.push({ version, status, n });
       for (const [action, statuses] of counts.calls)
         for (const [status, n] of statuses) calls.push({ version, action, status, n });
+      for (const [action, n] of counts.late) late.push({ version, action, n });
+      const { connects, connected } = counts;
+      links.push({
+        version,
+        connects,
+        connected,
+        closes: Object.fromEntries(counts.closes),
+        failures: Object.fromEntries(counts.failures),
+      });
     }
-    return { at, series, boots, calls, connectors };
+    return { at, series, boots, calls, connectors, late, links };
   }
 }

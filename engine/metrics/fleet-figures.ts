@@ -17,6 +17,14 @@ export interface FleetFigures {
   boots: Map<string, number>;
   calls: Map<string, number>;
   connectors: Map<string, number>;
+  /** Keys `version\naction`. */
+  late: Map<string, number>;
+  /** By version. */
+  connects: Map<string, number>;
+  connected: Map<string, number>;
+  /** Keys `version\ncode`. */
+  closes: Map<string, number>;
+  failures: Map<string, number>;
 }
 
 const CELL_OF = { all: 'all', '1m': 'm1', '15m': 'm15' } as const;
@@ -50,13 +58,25 @@ export function sumFleet(nodes: NodeFigures[]): FleetFigures {
   const boots = new Map<string, number>();
   const calls = new Map<string, number>();
   const connectors = new Map<string, number>();
+  const late = new Map<string, number>();
+  const connects = new Map<string, number>();
+  const connected = new Map<string, number>();
+  const closes = new Map<string, number>();
+  const failures = new Map<string, number>();
   const add = (map: Map<string, number>, key: string, n: number) => map.set(key, (map.get(key) ?? 0) + n);
   for (const node of nodes) {
     for (const b of node.boots ?? []) add(boots, `${b.version}\n${b.status}`, b.n);
     for (const c of node.calls ?? []) add(calls, `${c.version}\n${c.action}\n${c.status}`, c.n);
     for (const [status, n] of Object.entries(node.connectors ?? {})) add(connectors, status, n);
+    for (const l of node.late ?? []) add(late, `${l.version}\n${l.action}`, l.n);
+    for (const l of node.links ?? []) {
+      add(connects, l.version, l.connects);
+      add(connected, l.version, l.connected);
+      for (const [code, n] of Object.entries(l.closes)) add(closes, `${l.version}\n${code}`, n);
+      for (const [code, n] of Object.entries(l.failures)) add(failures, `${l.version}\n${code}`, n);
+    }
   }
-  return { actions: sumSeries(nodes), boots, calls, connectors };
+  return { actions: sumSeries(nodes), boots, calls, connectors, late, connects, connected, closes, failures };
 }
 
 export interface LatencyItem {

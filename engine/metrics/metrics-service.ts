@@ -25,6 +25,14 @@ export interface MetricsServiceOptions {
 
 const LE = BUCKET_BOUNDS_MS.map((ms) => String(ms / 1000));
 
+/** One sample per entry of `map`, whose keys are the label values joined by newlines, sorted. */
+function samples(out: Exposition, name: string, labels: string[], map: Map<string, number>): void {
+  for (const [key, n] of [...map].sort(([a], [b]) => a.localeCompare(b))) {
+    const values = key.split('\n');
+    out.sample(name, Object.fromEntries(labels.map((label, i) => [label, values[i]])), n);
+  }
+}
+
 export class MetricsService {
   readonly #loop: IntervalHistogram;
   #timer: NodeJS.Timeout | undefined;
@@ -112,6 +120,13 @@ export class MetricsService {
       if (cell[TIMEOUTS] > 0) out.sample('evsim_csms_timeouts_total', { version, action }, cell[TIMEOUTS]);
 
     out.family(
+      'evsim_csms_late_answers_total',
+      'counter',
+      "Answers of the central system to the chargers' CALLs that came after the call timeout (ignored, as OCPP-J says), by OCPP version and action",
+    );
+    samples(out, 'evsim_csms_late_answers_total', ['version', 'action'], fleet.late);
+
+    out.family(
       'evsim_csms_boot_answers_total',
       'counter',
       "The central system's answers to BootNotification by OCPP version and status",
@@ -130,6 +145,31 @@ export class MetricsService {
       const [version, action, status] = key.split('\n');
       out.sample('evsim_csms_calls_total', { version, action, status }, n);
     }
+
+    out.family(
+      'evsim_csms_connections',
+      'gauge',
+      "The chargers' open connections to the central system, by OCPP version",
+    );
+    samples(out, 'evsim_csms_connections', ['version'], fleet.connected);
+    out.family(
+      'evsim_csms_connects_total',
+      'counter',
+      'Connections the chargers opened to the central system, by OCPP version',
+    );
+    samples(out, 'evsim_csms_connects_total', ['version'], fleet.connects);
+    out.family(
+      'evsim_csms_disconnects_total',
+      'counter',
+      'Connections closed other than by the charger stopping (by the central system, or lost: 1006), by OCPP version and WebSocket close code',
+    );
+    samples(out, 'evsim_csms_disconnects_total', ['version', 'code'], fleet.closes);
+    out.family(
+      'evsim_csms_connect_failures_total',
+      'counter',
+      'Connection attempts that failed before opening, by OCPP version and code (HTTP_401, HTTP_404, TLS_ERROR, ECONNREFUSED, ...)',
+    );
+    samples(out, 'evsim_csms_connect_failures_total', ['version', 'code'], fleet.failures);
 
     out.family('evsim_chargers', 'gauge', 'Deployed chargers of every organization by stage');
     for (const [stage, n] of Object.entries(stages).sort()) out.sample('evsim_chargers', { stage }, n);

@@ -51,6 +51,12 @@ export interface FrameHooks {
    */
   onCallAnswered?: (action: string, ms: number, outcome: CallOutcome, answer: unknown) => void;
   /**
+   * Told when a CALLRESULT or CALLERROR answers our last CALL that had timed out (OCPP-J says to
+   * ignore it; it tells that the peer answered, slower than the call timeout), with the time since
+   * the CALL was written. Calls go one at a time, so only the last timed-out CALL is remembered.
+   */
+  onLateAnswer?: (action: string, ms: number) => void;
+  /**
    * Told when we answer a CALL of the peer: `payload` is our CALLRESULT's payload, or undefined
    * when we answered with a CALLERROR of `errorCode`. Costs nothing when absent.
    */

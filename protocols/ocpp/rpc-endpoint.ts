@@ -86,11 +86,14 @@ export class RpcEndpoint {
   readonly #onCallAnswered: RpcEndpointOptions['onCallAnswered'];
   readonly #onFrame: FrameObserver | undefined;
   readonly #onCallReplied: RpcEndpointOptions['onCallReplied'];
+  readonly #onLateAnswer: RpcEndpointOptions['onLateAnswer'];
   readonly #clock: RpcClock;
   // Message ids only need to be unique per endpoint: a random prefix and a counter.
   readonly #idPrefix = Math.random().toString(36).slice(2, 8);
   #idCounter = 0;
   #inFlight: OutgoingCall | null = null;
+  /** The last CALL that timed out, kept only for onLateAnswer. */
+  #timedOut: OutgoingCall | null = null;
   #queue: OutgoingCall[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
   #closed: Error | null = null;
@@ -106,6 +109,7 @@ export class RpcEndpoint {
     this.#onCallAnswered = opts.onCallAnswered;
     this.#onFrame = opts.onFrame;
     this.#onCallReplied = opts.onCallReplied;
+    this.#onLateAnswer = opts.onLateAnswer;
     this.#clock = opts.clock ?? SYSTEM_CLOCK;
   }
 
@@ -160,7 +164,7 @@ export class RpcEndpoint {
         const error =
           call && !call.skipValidation ? validateResult(this.version, call.action, frame.payload) : null;
         this.#onFrame?.('in', text, frame.type, frame.id, call?.action ?? null, error && errorText(error));
-        if (!call) return; // a late answer to a call that timed out: OCPP-J says ignore it
+        if (!call) return this.#late(frame.id); // OCPP-J says ignore it
         this.#settle(call, 'result', frame.payload);
         if (error) {
           reportSchemaError(this.#onSchemaError, 'in', 'result', call.action, error);
@@ -173,7 +177,7 @@ export class RpcEndpoint {
       case MessageType.CALLERROR: {
         const call = this.#answered(frame.id);
         this.#onFrame?.('in', text, frame.type, frame.id, call?.action ?? null, null);
-        if (!call) return;
+        if (!call) return this.#late(frame.id);
         this.#settle(call, 'error', frame.code);
         call.reject(new RpcError(frame.code, frame.description, frame.details));
         return;
@@ -219,7 +223,7 @@ export class RpcEndpoint {
       // In flight before writing: an in-process transport may deliver the answer synchronously.
       this.#inFlight = call;
       this.#timer = this.#clock.setTimeout(this.#onTimeout, call.timeoutMs);
-      if (this.#onCallAnswered) call.sentAt = performance.now();
+      if (this.#onCallAnswered || this.#onLateAnswer) call.sentAt = performance.now();
       try {
         const text = serializeCall(call.id, call.action, call.payload);
         // Told before writing, for the same reason as the in-flight mark above.
@@ -251,11 +255,20 @@ export class RpcEndpoint {
     this.#sendNext();
   }
 
+  /** An answer to no outstanding CALL: the last timed-out one's is told to onLateAnswer, once. */
+  #late(id: string): void {
+    const call = this.#timedOut;
+    if (!call || call.id !== id) return;
+    this.#timedOut = null;
+    this.#onLateAnswer!(call.action, performance.now() - call.sentAt);
+  }
+
   readonly #onTimeout = (): void => {
     const call = this.#inFlight;
     this.#timer = undefined;
     if (!call) return;
     this.#inFlight = null;
+    if (this.#onLateAnswer) this.#timedOut = call;
     this.#onCallAnswered?.(call.action, performance.now() - call.sentAt, 'timeout', undefined);
     call.reject(new RpcTimeoutError(call.action, call.timeoutMs));
     this.#sendNext();

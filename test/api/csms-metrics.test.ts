@@ -160,6 +160,40 @@ describe('the central system under test, measured (issue 36)', () => {
     assert.deepEqual(bad.body.detail[0].loc, ['query', 'window']);
   });
 
+  test('/metrics: connections open and opened per version, a close by the central system by its code, a refused connection by its code', async () => {
+    const version = { version: 'ocpp1.6' };
+    const before = await scrape();
+    assert.equal(before.value('evsim_csms_connections', version), CHARGERS);
+    assert.equal(before.value('evsim_csms_connects_total', version), CHARGERS);
+    assert.equal(before.samples('evsim_csms_disconnects_total').length, 0);
+    assert.equal(before.samples('evsim_csms_late_answers_total').length, 0);
+
+    await csms.clients.get('MET-008')!.close({ code: 4001, reason: 'closed by the test' });
+    const refused = await as('POST', '/evcharger/deployment', {
+      body: {
+        identity: 'MET-REFUSED',
+        model: 'abb-a400',
+        ocpp_version: 'ocpp1.6',
+        ws_url: 'ws://127.0.0.1:9',
+      },
+    });
+    assert.equal(refused.status, 201, refused.text);
+    const after = await eventually(
+      scrape,
+      (m) =>
+        (m.value('evsim_csms_connects_total', version) ?? 0) > CHARGERS &&
+        (m.value('evsim_csms_connect_failures_total', { ...version, code: 'WS_CONNECT_REFUSED' }) ?? 0) >= 1,
+      30_000,
+    );
+    assert.equal(after.value('evsim_csms_disconnects_total', { ...version, code: '4001' }), 1);
+    assert.equal(after.value('evsim_csms_connects_total', version), CHARGERS + 1, 'MET-008 reconnected');
+    assert.equal(after.value('evsim_csms_connections', version), CHARGERS);
+    assert.equal(
+      (await as('DELETE', `/evcharger/deployment?deployment_id=${refused.body.deployment_id}`)).status,
+      204,
+    );
+  });
+
   test('/metrics needs a bearer token unless METRICS_PUBLIC=true', async () => {
     assert.equal((await svc.request('GET', '/metrics')).status, 401);
     // Any organization's token reads the whole fleet's figures.

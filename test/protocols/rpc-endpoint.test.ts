@@ -405,6 +405,29 @@ describe('RpcEndpoint: the answers told to a meter (engine/metrics)', () => {
     ]);
   });
 
+  test('onLateAnswer hears an answer to the last timed-out CALL once; an answer to an unknown id is not one', async () => {
+    const late: unknown[][] = [];
+    const { endpoint, sent, time } = anEndpoint('ocpp1.6', {
+      onCallAnswered: () => {},
+      onLateAnswer: (action, ms) => late.push([action, ms >= 0]),
+      callTimeoutMs: 1000,
+    });
+    const hb = endpoint.call('Heartbeat', {}).catch((e: unknown) => e);
+    time.advance(1000);
+    assert.ok((await hb) instanceof RpcTimeoutError);
+    endpoint.receive('[3,"no-such-id",{"currentTime":"2025-01-01T00:00:00Z"}]');
+    endpoint.receive(JSON.stringify([3, sent[0][1], heartbeatResult]));
+    endpoint.receive(JSON.stringify([3, sent[0][1], heartbeatResult]));
+    const auth = endpoint.call('Authorize', { idTag: 'T' }).catch((e: unknown) => e);
+    time.advance(1000);
+    await auth;
+    endpoint.receive(JSON.stringify([4, sent[1][1], 'InternalError', 'slow', {}]));
+    assert.deepEqual(late, [
+      ['Heartbeat', true],
+      ['Authorize', true],
+    ]);
+  });
+
   test("onCallReplied gets the charger's answer payload, or the code of its CALLERROR", async () => {
     const told: unknown[][] = [];
     const { endpoint } = anEndpoint('ocpp1.6', {

@@ -150,6 +150,29 @@ test('the fleet is the sum of its nodes: counts, buckets, codes, boots, calls an
   assert.equal(one.find((i) => i.action === 'Authorize')!.count, 3);
 });
 
+test('connections and late answers: counted per version and summed over nodes', () => {
+  const nodes = [1, 2].map((k) => {
+    const m = new CsmsMeasurements();
+    const meter = m.meter('org-a', 'loc-1', 'ocpp1.6');
+    for (let i = 0; i < 3 * k; i++) meter.onConnected!();
+    meter.onDisconnected!(1006);
+    meter.onDisconnected!(null); // the charger stopped: not a close by the central system
+    meter.onConnectFailed!('HTTP_401');
+    meter.onLateAnswer!('Authorize', 31_000);
+    m.meter('org-b', null, 'ocpp2.0.1').onConnected!();
+    return m.figures();
+  });
+  const fleet = sumFleet(nodes);
+  assert.deepEqual(Object.fromEntries(fleet.connects), { 'ocpp1.6': 9, 'ocpp2.0.1': 2 });
+  assert.deepEqual(Object.fromEntries(fleet.connected), { 'ocpp1.6': 5, 'ocpp2.0.1': 2 });
+  assert.deepEqual(Object.fromEntries(fleet.closes), { 'ocpp1.6\n1006': 2 });
+  assert.deepEqual(Object.fromEntries(fleet.failures), { 'ocpp1.6\nHTTP_401': 2 });
+  assert.deepEqual(Object.fromEntries(fleet.late), { 'ocpp1.6\nAuthorize': 2 });
+  // A row written by a node of an earlier version has none of these: it adds nothing.
+  const older = { ...nodes[0], late: undefined, links: undefined };
+  assert.deepEqual(Object.fromEntries(sumFleet([older]).connects), {});
+});
+
 test('the exposition escapes label values and reads back through a strict parser', () => {
   const text = new Exposition()
     .family('evsim_x_total', 'counter', 'A counter\\with a backslash')
