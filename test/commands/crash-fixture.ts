@@ -6,7 +6,9 @@
 // end as: queued or received (never handed to a charger) -> run after the restart, exactly once;
 // sent (handed over, no outcome recorded) -> interrupted, never run again; final -> unchanged.
 // The central system can hold its answers (commands stay sent) and its BootNotification answers
-// (restarted chargers are not back, so their commands stay received).
+// (restarted chargers are not back, so their commands stay received); for messageIds starting with
+// `wire` it answers the first ANSWERED of each charger and holds the next one's answer: that
+// command is on the wire, and the charger's later ones wait behind it (one per charger at a time).
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { startStrictCsms, type StrictCsms } from '../support/strict-csms.ts';
@@ -15,6 +17,8 @@ import { startChildService, type ChildService } from '../support/child-service.t
 import { FINAL, type CommandRecord } from './command-helpers.ts';
 
 export const CHARGERS = 5;
+/** `wire` messages each charger has answered before the one whose answer is held. */
+export const ANSWERED = 10;
 const PER_CHARGER = 100;
 /** Requests in flight at once while queueing. */
 const PARALLEL = 10;
@@ -39,6 +43,9 @@ export function crashFixture() {
   /** While true, BootNotifications are not answered: a charger that reconnects stays registering. */
   let holdBoots = false;
   const heldBoots: Array<() => void> = [];
+  /** `wire` DataTransfers by charger, and the ones whose answer is held (`${identity} ${messageId}`). */
+  const wireCount = new Map<string, number>();
+  const onWire: string[] = [];
 
   before(async () => {
     csms = await startStrictCsms({
@@ -53,6 +60,14 @@ export function crashFixture() {
           arrivals.set(key, [...(arrivals.get(key) ?? []), run]);
           if (String(p.messageId).startsWith('hold'))
             return new Promise((resolve) => held.push(() => resolve({ status: 'Accepted' })));
+          if (String(p.messageId).startsWith('wire')) {
+            const n = (wireCount.get(String(client.identity)) ?? 0) + 1;
+            wireCount.set(String(client.identity), n);
+            if (n === ANSWERED + 1) {
+              onWire.push(key);
+              return new Promise((resolve) => held.push(() => resolve({ status: 'Accepted' })));
+            }
+          }
           return { status: 'Accepted' };
         },
       },
@@ -77,11 +92,11 @@ export function crashFixture() {
     await csms?.close();
   });
 
-  /** PER_CHARGER location-wide proxy DataTransfers: one command per charger each; all must be 202. */
-  async function queue(prefix: string): Promise<Sent[]> {
+  /** `count` location-wide proxy DataTransfers: one command per charger each; all must be 202. */
+  async function queue(prefix: string, count = PER_CHARGER): Promise<Sent[]> {
     const sent: Sent[] = [];
-    for (let i = 0; i < PER_CHARGER; i += PARALLEL) {
-      const batch = Array.from({ length: Math.min(PARALLEL, PER_CHARGER - i) }, async (_x, j) => {
+    for (let i = 0; i < count; i += PARALLEL) {
+      const batch = Array.from({ length: Math.min(PARALLEL, count - i) }, async (_x, j) => {
         const messageId = `${prefix}-${i + j}`;
         const res = await as('POST', '/evcharger/commands/proxy-message', {
           body: {
@@ -95,7 +110,7 @@ export function crashFixture() {
       });
       await Promise.all(batch);
     }
-    assert.equal(sent.length, CHARGERS * PER_CHARGER);
+    assert.equal(sent.length, CHARGERS * count);
     return sent;
   }
 
@@ -159,6 +174,8 @@ export function crashFixture() {
     /** Numbers the service's runs: arrivals record the run they came in. */
     setRun: (n: number) => void (run = n),
     setHoldBoots: (hold: boolean) => void (holdBoots = hold),
+    /** The `wire` commands whose answer the central system holds (`${identity} ${messageId}`). */
+    onWire: (): readonly string[] => onWire,
     queue,
     statusesInDatabase,
     finalRecords,
