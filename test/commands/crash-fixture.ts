@@ -12,6 +12,7 @@
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { startStrictCsms, type StrictCsms } from '../support/strict-csms.ts';
+import type { TestResponse } from '../support/service.ts';
 import { deploymentsOf, eventually, locationBody, type As } from '../deployments/deployment-helpers.ts';
 import { startChildService, type ChildService } from '../support/child-service.ts';
 import { FINAL, type CommandRecord } from './command-helpers.ts';
@@ -22,6 +23,11 @@ export const ANSWERED = 10;
 const PER_CHARGER = 100;
 /** Requests in flight at once while queueing. */
 const PARALLEL = 10;
+
+interface CommandPage {
+  items: CommandRecord[];
+  next_offset: number | null;
+}
 
 export interface Sent {
   id: string;
@@ -121,22 +127,26 @@ export function crashFixture() {
     return new Map(rows.map((r) => [r.id, r.status]));
   }
 
+  /** Polls the command list (every status; a few requests, not one per command) until all are final. */
   async function finalRecords(sent: Sent[]): Promise<Map<string, CommandRecord>> {
+    const wanted = new Set(sent.map((s) => s.id));
     const records = new Map<string, CommandRecord>();
     await eventually(
       async () => {
-        const open = sent.filter((s) => !FINAL.includes(records.get(s.id)?.status ?? ''));
-        for (let i = 0; i < open.length; i += 25)
-          await Promise.all(
-            open.slice(i, i + 25).map(async (s) => {
-              const res = await as<CommandRecord>('GET', `/evcharger/commands/${s.id}`);
-              if (res.status === 200) records.set(s.id, res.body);
-            }),
+        for (let offset: number | null = 0; offset !== null;) {
+          const res: TestResponse<CommandPage> = await as<CommandPage>(
+            'GET',
+            `/evcharger/commands?limit=500&offset=${offset}`,
           );
+          assert.equal(res.status, 200, res.text);
+          for (const r of res.body.items) if (wanted.has(r.id)) records.set(r.id, r);
+          offset = res.body.next_offset;
+        }
         return sent.filter((s) => !FINAL.includes(records.get(s.id)?.status ?? '')).length;
       },
       (open) => open === 0,
-      30_000,
+      // Commands behind one on the wire run one per charger at a time after the restart.
+      60_000,
     );
     return records;
   }
