@@ -5,6 +5,8 @@
 // - a charger that can act now: queued -> sent in one conditional UPDATE that records this run as
 //   the taker, and only then the event to the charger actor (so a redelivered message or a sweep
 //   racing it runs nothing twice, and after a crash the database says what may have run);
+// - one command per charger at a time (command-turns.ts): the next is handed over once the outcome
+//   of the one before is recorded; until then it waits here, held (received);
 // - a charger this run has just started holding (rehydrated, or taken over) waits until it is back
 //   (online, or offline after trying): its commands are held (received) and handed over then;
 // - a node that starts holding chargers takes their open commands over (takeOver): handed over by
@@ -12,7 +14,7 @@
 // - a periodic sweep ends what missed its deadline and takes queued commands whose message was lost.
 //
 // Messages and results are gathered per event-loop turn and written in batches (one UPDATE per
-// kind). The statuses and the crash rules: docs/commands.md.
+// kind, outcomes first). The statuses and the crash rules: docs/commands.md.
 import type { MqttClient } from 'mqtt';
 import type { CommandResult, StageEvent } from '../../actors/charger/charger-ports.ts';
 import type { ChargerHost } from '../deployments/charger-host.ts';
@@ -20,8 +22,9 @@ import { BatchWriter } from '../platform/db/batch-writer.ts';
 import type { Logger } from '../platform/log/logger.ts';
 import type { SecretBox } from '../platform/secrets/secret-box.ts';
 import { openCommand } from './command-secrets.ts';
-import { outcomeOf, type Outcome } from './command-outcome.ts';
-import type { CommandStore } from './command-store.ts';
+import { outcomeOf } from './command-outcome.ts';
+import type { CommandStore, Finished } from './command-store.ts';
+import { ChargerTurns } from './command-turns.ts';
 import { commandSubscription, nodeCommandSubscription, type CommandMessage } from './command-topics.ts';
 
 export interface CommandConsumerOptions {
@@ -42,8 +45,6 @@ export interface CommandConsumerOptions {
   unclaimedMs: number;
 }
 
-type Finished = Outcome & { id: string; at: Date };
-
 /** Rows the periodic sweep takes from the database per run. */
 const UNCLAIMED_BATCH = 1_000;
 
@@ -59,8 +60,8 @@ export class CommandConsumer {
   #inbox = new Map<string, CommandMessage>();
   /** Chargers this run started holding that are not back yet, with the commands held for them. */
   readonly #settling = new Map<string, CommandMessage[]>();
-  /** Held commands whose charger is back: received -> sent, then handed over. */
-  #ready: CommandMessage[] = [];
+  /** Held commands whose charger is back, each handed over (received -> sent) in its charger's turn. */
+  readonly #turns = new ChargerTurns();
   #finished: Finished[] = [];
   /** Chargers whose take-over could not be written yet (the database was away). */
   #takeOverAgain = new Set<string>();
@@ -84,7 +85,7 @@ export class CommandConsumer {
       name: 'command status',
       log: opts.log,
       delayMs: 0,
-      pending: () => this.#inbox.size > 0 || this.#ready.length > 0 || this.#finished.length > 0,
+      pending: () => this.#inbox.size > 0 || this.#finished.length > 0 || this.#turns.hasTurn(),
       write: () => this.#pump(),
     });
   }
@@ -118,7 +119,7 @@ export class CommandConsumer {
     // Outcomes already reported are still written; what is queued or held stays in the database
     // for the next run (or the node that takes the chargers over).
     this.#inbox.clear();
-    this.#ready = [];
+    this.#turns.clear();
     this.#settling.clear();
     await this.#batch.flush();
   }
@@ -177,32 +178,40 @@ export class CommandConsumer {
   };
 
   readonly #onStage = (deploymentId: string, event: StageEvent): void => {
+    // Gone offline or stopped, the charger may never report what it was handed: its next command
+    // need not wait for it (and fails at once if the charger cannot act).
+    if ((event.stage === 'offline' || event.stage === 'stopped') && this.#turns.releaseCharger(deploymentId))
+      this.#batch.schedule();
     const held = this.#settling.get(deploymentId);
     if (!held || !isBack(event)) return;
     this.#settling.delete(deploymentId);
     if (held.length === 0) return;
-    this.#ready.push(...held);
+    for (const m of held) this.#turns.enqueue(m);
     this.#batch.schedule();
   };
 
-  /** A command this run holds: it waits for its charger, or goes now if the charger is back. */
+  /** A command this run holds: it waits for its charger to be back, then for its turn. */
   #waitFor(m: CommandMessage): void {
     const held = this.#settling.get(m.deployment_id);
-    if (!held) this.#ready.push(m);
+    if (!held) this.#turns.enqueue(m);
     else if (!held.some((h) => h.id === m.id)) held.push(m);
   }
 
   async #pump(): Promise<void> {
     let failure: unknown;
-    while (!failure && (this.#inbox.size || this.#ready.length || this.#finished.length)) {
-      // Held commands first: they are older than anything arriving now for the same charger.
-      const ready = this.#ready;
-      this.#ready = [];
+    while (!failure && (this.#inbox.size || this.#finished.length || this.#turns.hasTurn())) {
+      // Outcomes first, and in the same statement the next command of each free charger: held
+      // commands are older than anything arriving now for the same charger.
+      const finished = this.#finished;
+      this.#finished = [];
+      for (const f of finished) this.#turns.release(f.id);
+      const ready = this.#turns.next();
       try {
-        await this.#handOverHeld(ready);
+        await this.#finishAndHandOver(finished, ready);
       } catch (err) {
-        // Still received: handed over by a later write (the UPDATE only moves what it has not moved).
-        this.#ready.unshift(...ready);
+        // Still received: handed over by a later write, with these outcomes (one statement).
+        this.#finished.unshift(...finished);
+        this.#turns.putBack(ready);
         failure = err;
       }
       const inbox = this.#inbox;
@@ -211,15 +220,6 @@ export class CommandConsumer {
         await this.#take([...inbox.values()]);
       } catch (err) {
         // Still queued: the sweep takes them from the database once it answers again.
-        failure ??= err;
-      }
-      // Outcomes after hand-overs: a command answered at once moves sent -> final.
-      const finished = this.#finished;
-      this.#finished = [];
-      try {
-        await this.opts.store.finish(finished);
-      } catch (err) {
-        this.#finished.unshift(...finished);
         failure ??= err;
       }
     }
@@ -231,15 +231,39 @@ export class CommandConsumer {
     if (messages.length === 0) return;
     const { host, store, takenBy } = this.opts;
     const now: CommandMessage[] = [];
+    /** Held first: for a charger not back yet, or busy with another command. */
     const later: CommandMessage[] = [];
     const elsewhere: string[] = [];
+    const going = new Set<string>();
     for (const m of messages) {
-      if (!host.holds(m.deployment_id)) elsewhere.push(m.id);
-      else if (this.#settling.has(m.deployment_id)) later.push(m);
-      else now.push(m);
+      const charger = m.deployment_id;
+      if (!host.holds(charger)) elsewhere.push(m.id);
+      else if (this.#settling.has(charger) || going.has(charger) || !this.#turns.isFree(charger))
+        later.push(m);
+      else {
+        going.add(charger);
+        now.push(m);
+      }
     }
     // Not held here: another node may hold it; a stopped or deleted charger fails now.
     if (elsewhere.length) await store.failUnrunnable(elsewhere);
+    if (now.length) {
+      for (const m of now) this.#turns.take(m);
+      let sent: Set<string>;
+      try {
+        sent = await store.handOver(
+          now.map((m) => m.id),
+          takenBy,
+        );
+      } catch (err) {
+        for (const m of now) this.#turns.release(m.id);
+        throw err;
+      }
+      for (const m of now) {
+        if (sent.has(m.id)) this.#deliver(m);
+        else this.#turns.release(m.id); // a redelivery, or already final
+      }
+    }
     if (later.length) {
       const held = await store.hold(
         later.map((m) => m.id),
@@ -247,22 +271,18 @@ export class CommandConsumer {
       );
       for (const m of later) if (held.has(m.id)) this.#waitFor(m);
     }
-    if (now.length) {
-      const sent = await store.handOver(
-        now.map((m) => m.id),
-        takenBy,
-      );
-      for (const m of now) if (sent.has(m.id)) this.#deliver(m); // else a redelivery, or already final
-    }
   }
 
-  async #handOverHeld(ready: CommandMessage[]): Promise<void> {
-    if (ready.length === 0) return;
-    const sent = await this.opts.store.handOverHeld(
+  async #finishAndHandOver(finished: Finished[], ready: CommandMessage[]): Promise<void> {
+    const sent = await this.opts.store.finishAndHandOver(
+      finished,
       ready.map((m) => m.id),
       this.opts.takenBy,
     );
-    for (const m of ready) if (sent.has(m.id)) this.#deliver(m);
+    for (const m of ready) {
+      if (sent.has(m.id)) this.#deliver(m);
+      else this.#turns.release(m.id); // timed out meanwhile, or taken over by another node
+    }
   }
 
   /** After the database recorded the hand-over: the event to the charger. */
@@ -296,10 +316,16 @@ export class CommandConsumer {
   async #sweepOnce(): Promise<void> {
     const { store, host, log, unclaimedMs } = this.opts;
     const timedOut = await store.sweep();
-    if (timedOut > 0) log.info({ count: timedOut }, 'commands timed out');
-    // Chargers that left this node before they came back hold nothing any more (their commands
-    // stay received until the next taker, or time out).
+    if (timedOut.length > 0) {
+      log.info({ count: timedOut.length }, 'commands timed out');
+      // A charger that never reported a command's outcome takes its next one now.
+      for (const id of timedOut) this.#turns.release(id);
+      this.#batch.schedule();
+    }
+    // Chargers that left this node hold nothing any more (their commands stay received until the
+    // next taker, or time out).
     for (const id of this.#settling.keys()) if (!host.holds(id)) this.#settling.delete(id);
+    for (const id of this.#turns.chargers()) if (!host.holds(id)) this.#turns.forget(id);
     if (this.#takeOverAgain.size > 0) {
       const ids = [...this.#takeOverAgain].filter((id) => host.holds(id));
       this.#takeOverAgain.clear();

@@ -36,6 +36,14 @@ export interface CommandRecord {
   completed_at: string | null;
 }
 
+/** A command's outcome and when the charger reported it. */
+export type Finished = Outcome & { id: string; at: Date };
+
+const FINISH = `UPDATE evc_commands c SET status = v.status, response = v.response, error = v.error,
+    completed_at = v.at, received_at = COALESCE(c.received_at, v.at)
+  FROM jsonb_to_recordset($1::jsonb) AS v(id uuid, status text, response jsonb, error jsonb, at timestamptz)
+  WHERE c.id = v.id AND c.status IN ('queued', 'received', 'sent')`;
+
 export interface TimedOut {
   id: string;
   at: Date;
@@ -177,15 +185,30 @@ export class CommandStore {
   }
 
   /** Final outcomes in one statement; a command already final keeps its first outcome. */
-  async finish(outcomes: (Outcome & { id: string; at: Date })[]): Promise<void> {
+  async finish(outcomes: Finished[]): Promise<void> {
     if (outcomes.length === 0) return;
-    await this.db.query(
-      `UPDATE evc_commands c SET status = v.status, response = v.response, error = v.error, completed_at = v.at,
-         received_at = COALESCE(c.received_at, v.at)
-       FROM jsonb_to_recordset($1::jsonb) AS v(id uuid, status text, response jsonb, error jsonb, at timestamptz)
-       WHERE c.id = v.id AND c.status IN ('queued', 'received', 'sent')`,
-      [JSON.stringify(outcomes)],
+    await this.db.query(FINISH, [JSON.stringify(outcomes)]);
+  }
+
+  /**
+   * Outcomes, then received -> sent for held commands of this run (their chargers' next ones), in
+   * one statement: a charger's next command is never handed over before the outcome of the one
+   * before is stored (command-turns.ts), and a turn costs one round trip. Returns the ids moved.
+   */
+  async finishAndHandOver(outcomes: Finished[], ids: string[], takenBy: string): Promise<Set<string>> {
+    if (ids.length === 0) {
+      await this.finish(outcomes);
+      return new Set();
+    }
+    if (outcomes.length === 0) return this.handOverHeld(ids, takenBy);
+    // A data-modifying WITH runs once whether or not the main statement reads it.
+    const { rows } = await this.db.query<{ id: string }>(
+      `WITH finished AS (${FINISH})
+       UPDATE evc_commands SET status = 'sent', sent_at = now()
+       WHERE id = ANY($2::uuid[]) AND status = 'received' AND taken_by = $3 RETURNING id::text AS id`,
+      [JSON.stringify(outcomes), ids, takenBy],
     );
+    return new Set(rows.map((r) => r.id));
   }
 
   /**
@@ -207,17 +230,18 @@ export class CommandStore {
     return rows.map((r) => r.id);
   }
 
-  /** Every open command past its deadline ends timed_out (one statement for the whole table). */
-  async sweep(): Promise<number> {
-    const { rowCount } = await this.db.query(
+  /** Every open command past its deadline ends timed_out (one statement for the whole table); returns their ids. */
+  async sweep(): Promise<string[]> {
+    const { rows } = await this.db.query<{ id: string }>(
       `UPDATE evc_commands SET status = 'timed_out', completed_at = now(),
          error = jsonb_build_object('code', 'TIMEOUT', 'description', CASE status
            WHEN 'queued' THEN 'no engine node holding the charger took the command in time'
            WHEN 'received' THEN 'the charger did not come back in time to take the command'
            ELSE 'the charger did not report an outcome in time' END)
-       WHERE status IN ('queued', 'received', 'sent') AND deadline_at < now()`,
+       WHERE status IN ('queued', 'received', 'sent') AND deadline_at < now()
+       RETURNING id::text AS id`,
     );
-    return rowCount ?? 0;
+    return rows.map((r) => r.id);
   }
 
   /** E16: undefined until the charger has received the command, and for other organizations. */

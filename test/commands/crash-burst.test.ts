@@ -4,7 +4,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MODE } from '../support/service.ts';
-import { crashFixture } from './crash-fixture.ts';
+import { CHARGERS, crashFixture } from './crash-fixture.ts';
 
 describe(`commands queued at a SIGKILL (${MODE})`, () => {
   const f = crashFixture();
@@ -13,6 +13,9 @@ describe(`commands queued at a SIGKILL (${MODE})`, () => {
     const sent = await f.queue('burst');
     await f.svc().kill9();
     const atKill = await f.statusesInDatabase();
+    // One command per charger at a time: at most one per charger was handed over at the kill.
+    const handedOver = sent.filter((s) => atKill.get(s.id) === 'sent').length;
+    assert.ok(handedOver <= CHARGERS, `${handedOver} commands were sent at the kill`);
     f.setRun(2);
     await f.svc().restart();
     const records = await f.finalRecords(sent);

@@ -6,18 +6,28 @@
 // end as: queued or received (never handed to a charger) -> run after the restart, exactly once;
 // sent (handed over, no outcome recorded) -> interrupted, never run again; final -> unchanged.
 // The central system can hold its answers (commands stay sent) and its BootNotification answers
-// (restarted chargers are not back, so their commands stay received).
+// (restarted chargers are not back, so their commands stay received); for messageIds starting with
+// `wire` it answers the first ANSWERED of each charger and holds the next one's answer: that
+// command is on the wire, and the charger's later ones wait behind it (one per charger at a time).
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { startStrictCsms, type StrictCsms } from '../support/strict-csms.ts';
+import type { TestResponse } from '../support/service.ts';
 import { deploymentsOf, eventually, locationBody, type As } from '../deployments/deployment-helpers.ts';
 import { startChildService, type ChildService } from '../support/child-service.ts';
 import { FINAL, type CommandRecord } from './command-helpers.ts';
 
 export const CHARGERS = 5;
+/** `wire` messages each charger has answered before the one whose answer is held. */
+export const ANSWERED = 10;
 const PER_CHARGER = 100;
 /** Requests in flight at once while queueing. */
 const PARALLEL = 10;
+
+interface CommandPage {
+  items: CommandRecord[];
+  next_offset: number | null;
+}
 
 export interface Sent {
   id: string;
@@ -39,6 +49,9 @@ export function crashFixture() {
   /** While true, BootNotifications are not answered: a charger that reconnects stays registering. */
   let holdBoots = false;
   const heldBoots: Array<() => void> = [];
+  /** `wire` DataTransfers by charger, and the ones whose answer is held (`${identity} ${messageId}`). */
+  const wireCount = new Map<string, number>();
+  const onWire: string[] = [];
 
   before(async () => {
     csms = await startStrictCsms({
@@ -53,6 +66,14 @@ export function crashFixture() {
           arrivals.set(key, [...(arrivals.get(key) ?? []), run]);
           if (String(p.messageId).startsWith('hold'))
             return new Promise((resolve) => held.push(() => resolve({ status: 'Accepted' })));
+          if (String(p.messageId).startsWith('wire')) {
+            const n = (wireCount.get(String(client.identity)) ?? 0) + 1;
+            wireCount.set(String(client.identity), n);
+            if (n === ANSWERED + 1) {
+              onWire.push(key);
+              return new Promise((resolve) => held.push(() => resolve({ status: 'Accepted' })));
+            }
+          }
           return { status: 'Accepted' };
         },
       },
@@ -77,11 +98,11 @@ export function crashFixture() {
     await csms?.close();
   });
 
-  /** PER_CHARGER location-wide proxy DataTransfers: one command per charger each; all must be 202. */
-  async function queue(prefix: string): Promise<Sent[]> {
+  /** `count` location-wide proxy DataTransfers: one command per charger each; all must be 202. */
+  async function queue(prefix: string, count = PER_CHARGER): Promise<Sent[]> {
     const sent: Sent[] = [];
-    for (let i = 0; i < PER_CHARGER; i += PARALLEL) {
-      const batch = Array.from({ length: Math.min(PARALLEL, PER_CHARGER - i) }, async (_x, j) => {
+    for (let i = 0; i < count; i += PARALLEL) {
+      const batch = Array.from({ length: Math.min(PARALLEL, count - i) }, async (_x, j) => {
         const messageId = `${prefix}-${i + j}`;
         const res = await as('POST', '/evcharger/commands/proxy-message', {
           body: {
@@ -95,7 +116,7 @@ export function crashFixture() {
       });
       await Promise.all(batch);
     }
-    assert.equal(sent.length, CHARGERS * PER_CHARGER);
+    assert.equal(sent.length, CHARGERS * count);
     return sent;
   }
 
@@ -106,22 +127,26 @@ export function crashFixture() {
     return new Map(rows.map((r) => [r.id, r.status]));
   }
 
+  /** Polls the command list (every status; a few requests, not one per command) until all are final. */
   async function finalRecords(sent: Sent[]): Promise<Map<string, CommandRecord>> {
+    const wanted = new Set(sent.map((s) => s.id));
     const records = new Map<string, CommandRecord>();
     await eventually(
       async () => {
-        const open = sent.filter((s) => !FINAL.includes(records.get(s.id)?.status ?? ''));
-        for (let i = 0; i < open.length; i += 25)
-          await Promise.all(
-            open.slice(i, i + 25).map(async (s) => {
-              const res = await as<CommandRecord>('GET', `/evcharger/commands/${s.id}`);
-              if (res.status === 200) records.set(s.id, res.body);
-            }),
+        for (let offset: number | null = 0; offset !== null;) {
+          const res: TestResponse<CommandPage> = await as<CommandPage>(
+            'GET',
+            `/evcharger/commands?limit=500&offset=${offset}`,
           );
+          assert.equal(res.status, 200, res.text);
+          for (const r of res.body.items) if (wanted.has(r.id)) records.set(r.id, r);
+          offset = res.body.next_offset;
+        }
         return sent.filter((s) => !FINAL.includes(records.get(s.id)?.status ?? '')).length;
       },
       (open) => open === 0,
-      30_000,
+      // Commands behind one on the wire run one per charger at a time after the restart.
+      60_000,
     );
     return records;
   }
@@ -159,6 +184,8 @@ export function crashFixture() {
     /** Numbers the service's runs: arrivals record the run they came in. */
     setRun: (n: number) => void (run = n),
     setHoldBoots: (hold: boolean) => void (holdBoots = hold),
+    /** The `wire` commands whose answer the central system holds (`${identity} ${messageId}`). */
+    onWire: (): readonly string[] => onWire,
     queue,
     statusesInDatabase,
     finalRecords,
