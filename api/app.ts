@@ -34,6 +34,7 @@ import { apiDocsRouter } from './routers/api-docs-router.ts';
 import type { MountedRouter } from './openapi/openapi-document.ts';
 import { scenarioRunsRouter, scenarioSchemaRouter } from './routers/scenario-runs-router.ts';
 import { trafficRunsRouter } from './routers/traffic-runs-router.ts';
+import { chaosRunsRouter } from './routers/chaos-runs-router.ts';
 import { metricsRouter } from './routers/metrics-router.ts';
 import { linkConditionsRouter } from './routers/link-conditions-router.ts';
 
@@ -78,6 +79,8 @@ export const AUTHENTICATED_AREAS: Area[] = [
   // Scenario runs (issue 16)
   { router: scenarioRunsRouter },
   { router: trafficRunsRouter },
+  // Fleet chaos runs (issue 35)
+  { router: chaosRunsRouter },
 ];
 
 export function createApp(deps: ApiDeps): Koa {

@@ -8,7 +8,7 @@ export type ChaosProfile = (typeof CHAOS_PROFILES)[number];
 
 export const chaosConfig = z.strictObject({
   /** A location of the organization; left out: every running charger of the organization. */
-  location_id: z.string().min(1).max(36).optional(),
+  location_id: z.string().min(1).max(64).optional(),
   profile: z.enum(CHAOS_PROFILES),
   /** The share of the running chargers the run touches (rounded to a whole number of chargers). */
   share: z.number().min(0).max(1),
