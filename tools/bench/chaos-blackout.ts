@@ -65,7 +65,9 @@ try {
   // The storm: sampled every second from the power cut to the last charger back.
   const self = () => readProcess(process.pid)!;
   const other = () => readProcess(csms.pid);
-  const samples: Array<{ rss: number; cpu: number; csmsRss: number; csmsCpu: number }> = [];
+  // `t`: ms since the power cut. A starved event loop samples less often; each sample covers its own wall time.
+  const samples: Array<{ t: number; rss: number; cpu: number; csmsRss: number; csmsCpu: number }> = [];
+  const cut = performance.now();
   let last: { at: number; self: ProcessReading; csms: ProcessReading | null } = {
     at: performance.now(),
     self: self(),
@@ -75,6 +77,7 @@ try {
     const now = { at: performance.now(), self: self(), csms: other() };
     const wall = now.at - last.at;
     samples.push({
+      t: now.at - cut,
       rss: now.self.rss,
       cpu: cpuPercentBetween(last.self, now.self, wall),
       csmsRss: now.csms?.rss ?? 0,
@@ -93,10 +96,13 @@ try {
   const run = await new Promise<ChaosRun>((resolve) => startLocalChaos(config, runtime, actors, resolve));
   clearInterval(sampler);
   const r = run.report();
-  const storm = samples.slice(Math.floor(config.duration_s)); // from the power's return
-  const peak = (k: keyof (typeof samples)[number]) => Math.max(0, ...storm.map((s) => s[k]));
-  const mean = (k: keyof (typeof samples)[number]) =>
-    Math.round(storm.reduce((a, s) => a + s[k], 0) / Math.max(1, storm.length));
+  // From the power's return (the run's first restore) to the last charger back.
+  const back = (r.last_back_at_s ?? 0) * 1000 - (r.all_back_s ?? 0) * 1000;
+  const after = samples.filter((s) => s.t >= back);
+  const storm = after.length > 0 ? after : samples;
+  type Key = 'rss' | 'cpu' | 'csmsRss' | 'csmsCpu';
+  const peak = (k: Key) => Math.max(0, ...storm.map((s) => s[k]));
+  const mean = (k: Key) => Math.round(storm.reduce((a, s) => a + s[k], 0) / Math.max(1, storm.length));
   console.log(
     JSON.stringify(
       {
@@ -106,6 +112,7 @@ try {
         affected: r.affected,
         back: r.back,
         all_back: r.all_back,
+        power_back_at_s: Math.round(back) / 1000,
         time_to_last_back_s: r.all_back_s,
         last_back_at_s: r.last_back_at_s,
         back_s: r.back_s,
@@ -120,6 +127,7 @@ try {
         chargers_cpu_pct_peak: peak('cpu'),
         csms_rss_mb_peak: mb(peak('csmsRss')),
         csms_cpu_pct_mean: mean('csmsCpu'),
+        storm_samples: storm.length,
         load_average: loadavg().map((l) => Math.round(l * 100) / 100),
       },
       null,
