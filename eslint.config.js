@@ -55,7 +55,8 @@ export default tseslint.config(
     // benchmark measure the charger runtime itself, so they may run it (engine/charger) with the
     // charger's public ports (actors/charger/charger-ports.ts), and the message log's cost with the
     // log's standalone form (engine/message-log/standalone.ts), and drive them with generated traffic
-    // (engine/traffic/local-traffic.ts, its config), in a process whose heap is tuned as the service's
+    // (engine/traffic/local-traffic.ts, its config) or a chaos run (engine/chaos/local-chaos.ts, the
+    // run it gives back: the blackout benchmark), in a process whose heap is tuned as the service's
     // (engine/platform/heap-tuning.ts), and the cost of the central system's measurements with the
     // engine's meter (engine/metrics/csms-measurements.ts). The scenario CLI runs scenarios through
     // the API; it reads the scenario document's schema and the run's result shape (types, no engine).
@@ -67,7 +68,7 @@ export default tseslint.config(
           patterns: [
             {
               regex:
-                '/(engine|actors|api)/(?!server\\.ts$|charger/charger-(runtime|link|ports)\\.ts$|message-log/standalone\\.ts$|traffic/(traffic-config|local-traffic)\\.ts$|metrics/csms-measurements\\.ts$|scenarios/scenario-(schema|result)\\.ts$|platform/(config/config|log/logger|heap-tuning)\\.ts$)',
+                '/(engine|actors|api)/(?!server\\.ts$|charger/charger-(runtime|link|ports)\\.ts$|message-log/standalone\\.ts$|traffic/(traffic-config|local-traffic)\\.ts$|chaos/(local-chaos|chaos-run)\\.ts$|metrics/csms-measurements\\.ts$|scenarios/scenario-(schema|result)\\.ts$|platform/(config/config|log/logger|heap-tuning)\\.ts$)',
               message: 'tools use the engine as a client: see the exception written in eslint.config.js',
             },
           ],

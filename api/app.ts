@@ -34,6 +34,7 @@ import { apiDocsRouter } from './routers/api-docs-router.ts';
 import type { MountedRouter } from './openapi/openapi-document.ts';
 import { scenarioRunsRouter, scenarioSchemaRouter } from './routers/scenario-runs-router.ts';
 import { trafficRunsRouter } from './routers/traffic-runs-router.ts';
+import { chaosRunsRouter } from './routers/chaos-runs-router.ts';
 import { metricsRouter } from './routers/metrics-router.ts';
 import { linkConditionsRouter } from './routers/link-conditions-router.ts';
 import { mcpRouter } from './routers/mcp-router.ts';
@@ -79,6 +80,8 @@ export const AUTHENTICATED_AREAS: Area[] = [
   // Scenario runs (issue 16)
   { router: scenarioRunsRouter },
   { router: trafficRunsRouter },
+  // Fleet chaos runs (issue 35)
+  { router: chaosRunsRouter },
   // The MCP server (issue 36): the same token, its tools act for the token's organization
   { router: mcpRouter },
 ];

@@ -17,6 +17,8 @@ import { ClusterNode } from '../engine/cluster/cluster-node.ts';
 import { LeaseStore } from '../engine/cluster/lease-store.ts';
 import { ScenarioRuns } from '../engine/scenarios/scenario-runs.ts';
 import { TrafficService } from '../engine/traffic/traffic-service.ts';
+import { ChaosBus } from '../engine/chaos/chaos-bus.ts';
+import { ChaosService } from '../engine/chaos/chaos-service.ts';
 import { CsmsMeasurements } from '../engine/metrics/csms-measurements.ts';
 import { FiguresStore } from '../engine/metrics/figures-store.ts';
 import { MetricsService } from '../engine/metrics/metrics-service.ts';
@@ -77,6 +79,13 @@ export async function startService(config: Config, log: Logger = createLogger(co
     connectors: () => deployments.host.connectorCounts(),
     log: platform.log.child({ area: 'metrics' }),
   });
+  // Chaos runs' steps to the nodes holding their chargers, and what the chargers saw back.
+  const chaosBus = new ChaosBus({
+    mqtt: platform.mqtt.client,
+    ...(deployments.cluster.engine ? { host: deployments.host } : {}),
+    topicPrefix: config.mqttTopicPrefix,
+    log: platform.log.child({ area: 'chaos' }),
+  });
   const deps: ApiDeps = {
     platform,
     catalog,
@@ -88,6 +97,7 @@ export async function startService(config: Config, log: Logger = createLogger(co
     messageLog,
     scenarios: new ScenarioRuns({ platform, deployments, commands, messageLog }),
     traffic: new TrafficService({ deployments, commands }),
+    chaos: new ChaosService({ db: platform.db, bus: chaosBus, log: platform.log.child({ area: 'chaos' }) }),
     metrics,
   };
   // Present before anything serves: placement needs the live nodes, and the central system's
@@ -121,6 +131,7 @@ export async function startService(config: Config, log: Logger = createLogger(co
   // Chargers whose desired state is running come back, unfinished background jobs resume.
   // Commands: subscribed before the chargers come back, so none queued meanwhile is missed.
   if (deployments.cluster.engine) await commands.start();
+  await chaosBus.start();
   await deployments.start().catch(async (err: unknown) => {
     await commands.close();
     await deployments.close();
@@ -144,6 +155,9 @@ export async function startService(config: Config, log: Logger = createLogger(co
         // Scenario runs end first: they remove the chargers they deployed.
         await deps.scenarios.close();
         await deps.traffic.close();
+        // Chaos runs end with power and network back; then their bus.
+        deps.chaos.close();
+        await chaosBus.close();
         // Chargers first: snapshots flushed, actors stopped but not marked stopped (a restart resumes them).
         await commands.close();
         await metrics.close();

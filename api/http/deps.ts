@@ -10,6 +10,7 @@ import type { CommandsEngine } from '../../engine/commands/commands-engine.ts';
 import type { MessageLogService } from '../../engine/message-log/message-log-service.ts';
 import type { ScenarioRuns } from '../../engine/scenarios/scenario-runs.ts';
 import type { TrafficService } from '../../engine/traffic/traffic-service.ts';
+import type { ChaosService } from '../../engine/chaos/chaos-service.ts';
 import type { MetricsService } from '../../engine/metrics/metrics-service.ts';
 
 export interface ApiDeps {
@@ -30,6 +31,8 @@ export interface ApiDeps {
   scenarios: ScenarioRuns;
   /** Generated traffic on locations (issue 16). */
   traffic: TrafficService;
+  /** Fleet chaos runs (issue 35). */
+  chaos: ChaosService;
   /** Measurements of the central system under test, summed over the nodes (issue 36). */
   metrics: MetricsService;
 }

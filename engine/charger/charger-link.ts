@@ -23,6 +23,7 @@ import {
 } from '../../protocols/ocpp/index.ts';
 import { openChargerSocket, type ChargerSocket, type ChargerSocketEvents } from './ws-client.ts';
 import { FAULTS_EVENT, type FaultsCommand, type FaultyWire, type LinkFaults } from './link-conditions.ts';
+import { CHAOS_EVENT, OUTAGE_FAILURE, type ChaosCommand, type LinkChaos, type Outage } from './link-chaos.ts';
 import type { Logger } from '../platform/log/logger.ts';
 
 /** A charger's actor system (one per root actor). */
@@ -74,6 +75,8 @@ export interface ChargerLinkOptions {
   meter?: (identity: string, version: OcppVersion, system: ChargerSystem) => CallMeter | undefined;
   /** The charger's link conditions (engine/charger/link-conditions.ts), read when a connection opens. */
   linkFaults?: (system: ChargerSystem) => LinkFaults | undefined;
+  /** The charger's chaos (engine/charger/link-chaos.ts): an outage, a chaos run's watch. */
+  linkChaos?: (system: ChargerSystem) => LinkChaos | undefined;
 }
 
 /**
@@ -125,6 +128,8 @@ class Link implements ChargerSocketEvents, FaultyWire {
   faults: LinkFaults | null = null;
   /** The measurements of this connection (shared with the chargers of its organization, location, version). */
   meter: CallMeter | undefined = undefined;
+  /** A network outage of a chaos run: nothing goes either way (the socket is half-open too). */
+  cut = false;
 
   constructor(
     readonly input: LinkInput,
@@ -136,6 +141,14 @@ class Link implements ChargerSocketEvents, FaultyWire {
   open(): void {
     if (this.stopped) return;
     const { identity } = this.input;
+    const chaos = this.opts.linkChaos?.(this.system);
+    if (chaos?.outage) {
+      // Dark or cut off: no connection is even tried; the machine backs off as after any failure.
+      const failure = OUTAGE_FAILURE[chaos.outage];
+      chaos.watch?.connectFailed(failure.code);
+      this.sendBack({ type: 'link.failed', ...failure });
+      return;
+    }
     const base = this.input.url ?? this.opts.defaultCsmsUrl?.();
     if (!base) {
       this.sendBack({
@@ -178,10 +191,12 @@ class Link implements ChargerSocketEvents, FaultyWire {
         ...(settings.revoked?.length ? { revoked: settings.revoked } : {}),
       };
     const meter = (this.meter = this.opts.meter?.(identity, version, this.system));
+    const answered = meter?.onCallAnswered ?? this.opts.onCallAnswered;
     this.rpc = new RpcEndpoint({
       version,
       callTimeoutMs: this.opts.callTimeoutMs ?? 30_000,
       send(text) {
+        if (link.cut) return; // a chaos run's network outage: the frame is lost
         if (link.faults) link.faults.out(text);
         else link.socket!.send(text);
       },
@@ -199,7 +214,13 @@ class Link implements ChargerSocketEvents, FaultyWire {
           'bad OCPP-J frame from the CSMS',
         );
       },
-      onCallAnswered: meter?.onCallAnswered ?? this.opts.onCallAnswered,
+      // A chaos run may start watching while this connection is open: asked per answer.
+      onCallAnswered: this.opts.linkChaos
+        ? (action, ms, outcome, answer) => {
+            answered?.(action, ms, outcome, answer);
+            link.opts.linkChaos!(link.system)?.watch?.answered(action, outcome, answer);
+          }
+        : answered,
       onCallReplied: meter?.onCallReplied,
       onLateAnswer: meter?.onLateAnswer,
       onFrame: this.opts.frameObserver?.(identity, this.system),
@@ -230,7 +251,17 @@ class Link implements ChargerSocketEvents, FaultyWire {
   }
 
   setHalfOpen(on: boolean): void {
-    this.socket?.setHalfOpen(on);
+    this.socket?.setHalfOpen(on || this.cut);
+  }
+
+  /** A chaos run's outage started or ended while this link runs. */
+  setOutage(outage: Outage | null): void {
+    // Power: the socket is gone at once, no close frame (link.closed follows, as for a lost network).
+    if (outage === 'power') return this.command({ type: 'link.drop' });
+    const cut = outage === 'network';
+    if (cut === this.cut) return;
+    this.cut = cut;
+    this.socket?.setHalfOpen(cut || (this.faults?.conditions.half_open ?? false));
   }
 
   /** The charger's link conditions were set or cleared while this link runs. */
@@ -244,10 +275,12 @@ class Link implements ChargerSocketEvents, FaultyWire {
   onOpen(): void {
     this.opened = true;
     this.meter?.onConnected?.();
+    this.opts.linkChaos?.(this.system)?.watch?.connected();
     this.sendBack(this.security ? { type: 'link.open', security: this.security } : { type: 'link.open' });
   }
 
   onMessage(text: string): void {
+    if (this.cut) return;
     if (this.faults) this.faults.in(text);
     else this.rpc?.receive(text);
   }
@@ -272,12 +305,14 @@ class Link implements ChargerSocketEvents, FaultyWire {
     this.opts.log.debug({ identity: this.input.identity, code: f.code }, f.hint);
     this.opts.onConnectFailure?.(this.input.identity, this.system, f.code);
     if (!this.stopped) this.meter?.onConnectFailed?.(f.code);
+    this.opts.linkChaos?.(this.system)?.watch?.connectFailed(f.code);
     this.sendBack({ type: 'link.failed', code: f.code, hint: f.hint });
   }
 
   /** Machine -> link. */
-  command(cmd: LinkCommand | FaultsCommand): void {
+  command(cmd: LinkCommand | FaultsCommand | ChaosCommand): void {
     if (cmd.type === FAULTS_EVENT) return this.setFaults(cmd.faults);
+    if (cmd.type === CHAOS_EVENT) return this.setOutage(cmd.outage);
     if (cmd.type === 'link.drop') {
       this.socket?.drop();
       // Not connected yet: the socket reports nothing, so give up on this attempt as a lost network would.
@@ -374,8 +409,9 @@ class Link implements ChargerSocketEvents, FaultyWire {
 export function createChargerLink(opts: ChargerLinkOptions) {
   return fromCallback<LinkCommand, LinkInput>(({ input, sendBack, receive, system }) => {
     const link = new Link(input, sendBack, opts, system);
-    // The machine sends LinkCommands; the runtime also sends a FaultsCommand (link conditions).
-    receive((cmd: LinkCommand | FaultsCommand) => link.command(cmd));
+    // The machine sends LinkCommands; the runtime also sends a FaultsCommand (link conditions) and
+    // a ChaosCommand (a chaos run's outage).
+    receive((cmd: LinkCommand | FaultsCommand | ChaosCommand) => link.command(cmd));
     // A restored charger starts its old link and re-enters the stage (RESUME) in the same tick:
     // opening on the next microtask spares that first link a socket it would drop at once.
     queueMicrotask(() => link.open());

@@ -36,6 +36,7 @@ import {
   type LinkConditions,
   type Misbehaviour,
 } from './link-conditions.ts';
+import { CHAOS_EVENT, type ChaosCommand, type LinkChaos, type LinkWatch, type Outage } from './link-chaos.ts';
 
 export type { CallMeter, ChargerConnectionSettings, SettingsLookup };
 
@@ -107,6 +108,13 @@ export interface ChargerRuntime {
   linkConditions(actor: ChargerActor): LinkConditions | undefined;
   /** The charger misbehaves once on purpose (docs/faults.md); false when it cannot (raw text, no connection). */
   misbehave(actor: ChargerActor, m: Misbehaviour): boolean;
+  /**
+   * A chaos run's outage of the charger's power or network starts (or with null ends), in force at
+   * once on its link (docs/faults.md, "Fleet chaos runs"). Not persisted, like link conditions.
+   */
+  setOutage(actor: ChargerActor, outage: Outage | null): void;
+  /** A chaos run watches the charger's link (null: no longer). */
+  watch(actor: ChargerActor, watch: LinkWatch | null): void;
 }
 
 export function createChargerRuntime(opts: ChargerRuntimeOptions): ChargerRuntime {
@@ -115,6 +123,8 @@ export function createChargerRuntime(opts: ChargerRuntimeOptions): ChargerRuntim
   const { connectionSettings, onConnectFailure, frameObserver, onSecurityRequest, meter } = opts;
   // Link conditions of the chargers that have some: gone with their actor.
   const faults = new WeakMap<ChargerSystem, LinkFaults>();
+  // Chaos of the chargers a chaos run touches: gone with their actor (or when neither part is left).
+  const chaos = new WeakMap<ChargerSystem, LinkChaos>();
   const link = createChargerLink({
     log: opts.log,
     connectionSettings:
@@ -129,6 +139,7 @@ export function createChargerRuntime(opts: ChargerRuntimeOptions): ChargerRuntim
     frameObserver: frameObserver && ((identity, system) => frameObserver(identity, keys.get(system))),
     meter: meter && ((identity, version, system) => meter(identity, version, keys.get(system))),
     linkFaults: (system) => faults.get(system),
+    linkChaos: (system) => chaos.get(system),
     onSecurityRequest:
       onSecurityRequest && ((system, request, reply) => onSecurityRequest(keys.get(system), request, reply)),
   });
@@ -167,6 +178,14 @@ export function createChargerRuntime(opts: ChargerRuntimeOptions): ChargerRuntim
     link?.send({ type: FAULTS_EVENT, faults: f ?? null } satisfies FaultsCommand as never);
   }
 
+  /** Changes a charger's chaos; the emptied record goes. */
+  function changeChaos(actor: ChargerActor, change: Partial<LinkChaos>): LinkChaos {
+    const c = { ...(chaos.get(actor.system) ?? { outage: null, watch: null }), ...change };
+    if (c.outage === null && c.watch === null) chaos.delete(actor.system);
+    else chaos.set(actor.system, c);
+    return c;
+  }
+
   return {
     machine,
     create(input, key) {
@@ -186,6 +205,15 @@ export function createChargerRuntime(opts: ChargerRuntimeOptions): ChargerRuntim
     misbehave(actor, m) {
       if (!faults.has(actor.system)) setLinkConditions(actor, NO_CONDITIONS);
       return faults.get(actor.system)!.misbehave(m);
+    },
+    setOutage(actor, outage) {
+      if ((chaos.get(actor.system)?.outage ?? null) === outage) return;
+      changeChaos(actor, { outage });
+      const link = actor.getSnapshot().children[LINK_ID];
+      link?.send({ type: CHAOS_EVENT, outage } satisfies ChaosCommand as never);
+    },
+    watch(actor, watch) {
+      changeChaos(actor, { watch });
     },
   };
 }

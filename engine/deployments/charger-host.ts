@@ -210,6 +210,19 @@ export class ChargerHost {
     return !!charger?.active && this.opts.runtime.misbehave(charger.actor, m);
   }
 
+  /**
+   * A chaos run acts on a charger held here (engine/chaos: its outage, its watch, a reboot); false
+   * when it is not held here or not running.
+   */
+  chaos(deploymentId: string, act: (runtime: ChargerRuntime, actor: ChargerActor) => void): boolean {
+    const charger = this.#closed
+      ? undefined
+      : (this.#chargers().get(deploymentId) as HostedCharger | undefined);
+    if (!charger?.active) return false;
+    act(this.opts.runtime, charger.actor);
+    return true;
+  }
+
   /** The newest stage event of a charger held here since it was (re)started here. */
   lastStage(deploymentId: string): StageEvent | undefined {
     return (this.#chargers().get(deploymentId) as HostedCharger | undefined)?.last;
