@@ -39,6 +39,11 @@ export const fleetItem = z.object({
   code: z.string().nullable(),
   hint: z.string().nullable(),
   updated_at: dateTime,
+  connectors: z
+    .array(z.object({ connector_id: z.number().int(), status: z.string(), power_w: z.number() }))
+    .meta({
+      description: "The charger's connectors as its newest stored snapshot has them (none before it)",
+    }),
 });
 
 export const fleetPage = z.object({
