@@ -8,6 +8,8 @@ export interface FleetQuery {
   q?: string;
   stage?: string;
   outcome?: string;
+  /** The chargers of one location. */
+  location_id?: string;
   limit: number;
   offset: number;
 }
@@ -57,8 +59,17 @@ export class FleetStore {
          AND ($2::text IS NULL OR identity ILIKE $2 OR model ILIKE $2)
          AND ($3::text IS NULL OR stage = $3)
          AND ($4::text IS NULL OR outcome = $4)
+         AND ($7::text IS NULL OR location_id::text = $7)
        ORDER BY evc_natural_key(identity), identity, id LIMIT $5 OFFSET $6`,
-      [orgId, f.q ? likeText(f.q) : null, f.stage ?? null, f.outcome ?? null, f.limit, f.offset],
+      [
+        orgId,
+        f.q ? likeText(f.q) : null,
+        f.stage ?? null,
+        f.outcome ?? null,
+        f.limit,
+        f.offset,
+        f.location_id ?? null,
+      ],
     );
     const total = rows.length > 0 ? Number(rows[0].total) : await this.#count(orgId, f);
     const connectors = await this.#connectors(
@@ -110,8 +121,9 @@ export class FleetStore {
        WHERE organization_id = $1
          AND ($2::text IS NULL OR identity ILIKE $2 OR model ILIKE $2)
          AND ($3::text IS NULL OR stage = $3)
-         AND ($4::text IS NULL OR outcome = $4)`,
-      [orgId, f.q ? likeText(f.q) : null, f.stage ?? null, f.outcome ?? null],
+         AND ($4::text IS NULL OR outcome = $4)
+         AND ($5::text IS NULL OR location_id::text = $5)`,
+      [orgId, f.q ? likeText(f.q) : null, f.stage ?? null, f.outcome ?? null, f.location_id ?? null],
     );
     return Number(rows[0].n);
   }
