@@ -11,9 +11,10 @@ const kw = (w) => `${(w / 1000).toFixed(1)} kW`;
 const PARALLEL = 6;
 
 /** One chip per connector: its status by colour, and the power while it charges. */
-export function ConnectorChips({ connectors }) {
+export function ConnectorChips({ connectors, stale }) {
   if (!connectors || connectors.length === 0) return html`<span class="muted">–</span>`;
-  return html`<span class="chips">
+  // A charger that is not online shows its connectors as last stored, faded.
+  return html`<span class=${stale ? 'chips stale' : 'chips'} title=${stale ? 'as last known' : ''}>
     ${connectors.map(
       (c) =>
         html`<span

@@ -258,7 +258,7 @@ export function Fleet() {
               <td><a href=${`#/chargers/${r.deployment_id}`}>${r.identity}</a></td>
               <td>${r.model}</td>
               <td>${r.ocpp_version}</td>
-              <td><${ConnectorChips} connectors=${r.connectors} /></td>
+              <td><${ConnectorChips} connectors=${r.connectors} stale=${r.stage !== 'online'} /></td>
               <td><span class=${`stage stage-${r.stage}`} data-testid="stage">${r.stage}</span></td>
               <td>
                 <span class=${`badge ${r.outcome}`} title=${[r.code, r.hint].filter(Boolean).join(': ')}
