@@ -60,7 +60,8 @@ export function BulkActions({ selected, location, onClear, onDone }) {
   const [progress, setProgress] = useState(null);
   const onSelection = async (action) => {
     const ids = [...selected];
-    if (action === 'delete' && !confirm(`Delete ${ids.length} chargers?`)) return;
+    if (action === 'delete' && !confirm(`Delete ${ids.length} charger${ids.length === 1 ? '' : 's'}?`))
+      return;
     const state = { action, done: 0, failed: 0, total: ids.length, errors: [] };
     setProgress({ ...state });
     let next = 0;

@@ -65,13 +65,10 @@ const stages = (page: Page) => page.getByTestId('stage').allTextContents();
 
 /** Waits until the table shows `n` rows, every one in `stage` (the stream and reads catch up). */
 const rowsIn = (page: Page, stage: string, n: number) =>
-  page.waitForFunction(
-    ([stage, n]) => {
-      const cells = [...document.querySelectorAll('table.deployments [data-testid="stage"]')];
-      return cells.length === n && cells.every((c) => c.textContent === stage);
-    },
-    [stage, n] as const,
-    { timeout: 240_000 },
+  eventually(
+    () => stages(page),
+    (s) => s.length === n && s.every((x) => x === stage),
+    240_000,
   );
 
 test(
@@ -153,5 +150,35 @@ test(
     await charging.waitFor();
     assert.match((await charging.textContent())!, /^2 \d+\.\d kW$/);
     assert.equal(await chips.first().getAttribute('data-status'), 'Available');
+  }),
+);
+
+test(
+  'deleting a selection asks first: dismissed, nothing goes; confirmed, the charger is gone',
+  inBrowser(async (t) => {
+    const page = await fleetPage(t);
+    await page.locator('input[name="q"]').fill('nat-10');
+    await page.getByTestId('range').getByText('1–1 of 1').waitFor();
+    await page.locator('tr[data-identity="NAT-10"] input[name="select"]').check();
+    const selection = page.getByTestId('bulk-selection');
+    const asked: string[] = [];
+    page.once('dialog', (d) => {
+      asked.push(d.message());
+      void d.dismiss();
+    });
+    await selection.getByRole('button', { name: 'Delete' }).click();
+    assert.deepEqual(asked, ['Delete 1 charger?']);
+    assert.equal((await as('GET', `/evcharger/deployments/${ids.get('NAT-10')}`)).status, 200);
+
+    page.once('dialog', (d) => void d.accept());
+    await selection.getByRole('button', { name: 'Delete' }).click();
+    await page.getByTestId('bulk-progress').getByText('delete: 1 of 1 accepted').waitFor();
+    await eventually(
+      () => as('GET', `/evcharger/deployments/${ids.get('NAT-10')}`),
+      (r) => r.status === 404,
+      60_000,
+    );
+    await page.getByTestId('range').getByText('0–0 of 0').waitFor();
+    assert.equal(await page.getByTestId('bulk-selection').count(), 0);
   }),
 );
