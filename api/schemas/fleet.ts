@@ -8,6 +8,7 @@ export const fleetQuery = z.object({
   q: z.string().max(128).optional(),
   stage: z.string().min(1).max(32).optional(),
   outcome: z.enum(['in_progress', 'succeeded', 'failed', 'stuck', 'recovered']).optional(),
+  location_id: z.string().min(1).max(64).optional(),
   limit: intString(z.number().min(1).max(FLEET_LIMIT_MAX)).optional().default(50),
   offset: intString(z.number().min(0).max(1_000_000)).optional().default(0),
 });
@@ -39,6 +40,11 @@ export const fleetItem = z.object({
   code: z.string().nullable(),
   hint: z.string().nullable(),
   updated_at: dateTime,
+  connectors: z
+    .array(z.object({ connector_id: z.number().int(), status: z.string(), power_w: z.number() }))
+    .meta({
+      description: "The charger's connectors as its newest stored snapshot has them (none before it)",
+    }),
 });
 
 export const fleetPage = z.object({
