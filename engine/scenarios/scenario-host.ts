@@ -44,7 +44,7 @@ export interface ScenarioHost {
     c: HostedScenarioCharger,
     action: string,
     payload: unknown,
-    external: { wsUrl?: string; hookUrl?: string },
+    external: { wsUrl?: string; hookUrl?: string; prompt?: string },
   ): Promise<string | undefined>;
   remove(orgId: string, c: HostedScenarioCharger): Promise<void>;
   close(): Promise<void>;
@@ -107,7 +107,12 @@ export async function createServiceHost(d: ServiceHostDeps): Promise<ScenarioHos
       const res = await fetch(external.hookUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ identity: c.identity, action, payload }),
+        body: JSON.stringify({
+          identity: c.identity,
+          action,
+          payload,
+          ...(external.prompt !== undefined && { prompt: external.prompt }),
+        }),
         signal: AbortSignal.timeout(30_000),
       }).catch((err: Error) => err);
       if (res instanceof Error) return `csms hook: ${res.message}`;

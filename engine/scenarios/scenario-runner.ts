@@ -21,6 +21,7 @@ import { seededRandom, substitute } from './scenario-vars.ts';
 import {
   checkFrame,
   checkMeter,
+  checkNoCall,
   checkStatus,
   StepFailure,
   type BodyOf,
@@ -85,6 +86,7 @@ class ScenarioRun {
       chargers: [],
       steps: [],
       expectations: { passed: 0, failed: 0 },
+      warnings: 0,
       error: null,
     };
   }
@@ -130,7 +132,7 @@ class ScenarioRun {
         await this.#deploy(group, identity);
       }
     await this.#step(
-      { name: 'every charger is accepted', kind: 'boot', expectation: true },
+      { name: 'every charger is accepted', kind: 'boot', expectation: true, precondition: true },
       '0',
       async () => {
         const limit = (this.input.bootTimeoutS ?? 60) * 1000;
@@ -301,19 +303,23 @@ class ScenarioRun {
     const body = targets.length > 0 ? bodies.get(targets[0])! : (substitute(raw, this.#vars) as Fields);
     const expectation = EXPECTATION_KINDS.includes(kind);
     const name = step.name ?? describe(kind, body);
-    await this.#step({ name, kind, expectation }, path, () =>
+    const meta = { name, kind, expectation, precondition: step.precondition, warning: step.severity === 'warning' };
+    await this.#step(meta, path, () =>
       this.#carryOut(kind, body, targets, (c) => bodies.get(c)!),
     );
   }
 
   async #step(
-    meta: { name: string; kind: string; expectation: boolean },
+    meta: { name: string; kind: string; expectation: boolean; precondition?: boolean; warning?: boolean },
     path: string,
     work: () => Promise<StepOutcome>,
   ): Promise<void> {
     const step: StepResult = {
       path,
-      ...meta,
+      name: meta.name,
+      kind: meta.kind,
+      expectation: meta.expectation,
+      ...(meta.precondition && { precondition: true }),
       status: 'running',
       started_at: new Date().toISOString(),
       finished_at: null,
@@ -329,9 +335,15 @@ class ScenarioRun {
       step.frames = out.frames;
       if (meta.expectation) this.result.expectations.passed++;
     } catch (err) {
-      step.status = 'failed';
       step.message = (err as Error).message;
       if (err instanceof StepFailure) step.frames = err.frames;
+      if (meta.warning && err instanceof StepFailure && !this.input.signal?.aborted) {
+        // A compatibility warning: reported apart from failures, and the run goes on.
+        step.status = 'warning';
+        this.result.warnings++;
+        return;
+      }
+      step.status = 'failed';
       if (meta.expectation) this.result.expectations.failed++;
       throw err instanceof StepFailure ? err : new StepFailure(step.message);
     } finally {
@@ -376,8 +388,12 @@ class ScenarioRun {
       case 'wait_for_status':
       case 'expect_status':
         return checkStatus(this.#checks, targets, bodyOf);
-      case 'wait_for_frame':
       case 'expect_call':
+        for (const c of targets) this.#prompt(c, bodyOf(c));
+        return checkFrame(this.#checks, kind, targets, bodyOf);
+      case 'expect_no_call':
+        return checkNoCall(this.#checks, targets, bodyOf);
+      case 'wait_for_frame':
       case 'expect_answer':
         return checkFrame(this.#checks, kind, targets, bodyOf);
       case 'expect_meter':
@@ -386,8 +402,30 @@ class ScenarioRun {
     throw new Error(`step '${kind}' is not carried out by this runner`);
   }
 
+  /**
+   * An expect_call's prompt: the built-in central system sends `send` itself, an external one's
+   * hook gets the prompt with it, a person reads it. Not awaited: the expectation's time runs.
+   */
+  #prompt(c: RunCharger, b: Fields): void {
+    if (b.prompt === undefined && b.send === undefined) return;
+    c.mark = c.frames.length;
+    const prompt = b.prompt ?? `make the central system send ${b.action}`;
+    if (this.input.wsUrl && !this.input.csmsHook) {
+      this.input.onEvent?.({ type: 'prompt', charger: c.hosted.identity, prompt });
+      return;
+    }
+    void this.host
+      .csmsCall(c.hosted, b.action, b.send ?? {}, {
+        wsUrl: this.input.wsUrl,
+        hookUrl: this.input.csmsHook,
+        prompt,
+      })
+      .catch(() => undefined);
+  }
+
   /** The waits and expectations (step-checks.ts) reach the run through this. */
   readonly #checks: CheckRun = {
+    until: (check, s) => this.#waitFor(check, s * 1000),
     each: (targets, s, check, failure) => this.#each(targets, s, check, failure),
     save: (name, values) => {
       for (const [c, v] of values) c.vars.set(name, v);

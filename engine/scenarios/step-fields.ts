@@ -26,6 +26,8 @@ export interface Fields {
   ev_max_power_kw?: number;
   soc_percent?: number;
   battery_kwh?: number;
+  prompt?: string;
+  send?: Record<string, unknown>;
 }
 
 /** A wait's or expectation's time limit in seconds (the schema gives each its default). */

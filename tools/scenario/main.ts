@@ -13,6 +13,7 @@ import { createLogger } from '../../engine/platform/log/logger.ts';
 import type { RunEvent, RunResult } from '../../engine/scenarios/scenario-result.ts';
 import { USAGE, parseOptions, type ScenarioCliOptions } from './options.ts';
 import { htmlReport, junitXml, progressLine } from './reports.ts';
+import { runSuiteCli } from './suite-main.ts';
 import { runViaApi } from './via-api.ts';
 
 const out = (line: string) => process.stdout.write(line + '\n');
@@ -35,6 +36,7 @@ export function progress(everyMs = 10_000): { onEvent: (e: RunEvent) => void; st
   const onEvent = (e: RunEvent) => {
     if (e.type === 'charger')
       out(`  + ${e.charger.identity} (${e.charger.ocpp_version}, ${e.charger.group})`);
+    else if (e.type === 'prompt') out(`  ? ${e.charger}: ${e.prompt}`);
     else if (e.type === 'step') {
       stop();
       if (e.step.status !== 'running') return out(progressLine(e.step));
@@ -96,6 +98,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   }
   try {
     o = parseOptions(argv);
+    if (o.suite !== undefined) return await runSuiteCli(o);
     text = readFileSync(o.file, 'utf8');
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n`);

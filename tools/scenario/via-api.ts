@@ -76,6 +76,7 @@ export async function runViaApi(
       if (!event || !data) continue;
       if (event === 'step') onEvent({ type: 'step', step: JSON.parse(data) });
       else if (event === 'charger') onEvent({ type: 'charger', charger: JSON.parse(data) });
+      else if (event === 'prompt') onEvent(JSON.parse(data) as RunEvent);
       else if (event === 'end') return JSON.parse(data) as RunResult;
     }
   }
