@@ -16,6 +16,7 @@ import { startMessageLogService } from '../engine/message-log/message-log-servic
 import { ClusterNode } from '../engine/cluster/cluster-node.ts';
 import { LeaseStore } from '../engine/cluster/lease-store.ts';
 import { ScenarioRuns } from '../engine/scenarios/scenario-runs.ts';
+import { ConformanceRuns } from '../engine/conformance/conformance-runs.ts';
 import { TrafficService } from '../engine/traffic/traffic-service.ts';
 import { CsmsMeasurements } from '../engine/metrics/csms-measurements.ts';
 import { FiguresStore } from '../engine/metrics/figures-store.ts';
@@ -77,6 +78,7 @@ export async function startService(config: Config, log: Logger = createLogger(co
     connectors: () => deployments.host.connectorCounts(),
     log: platform.log.child({ area: 'metrics' }),
   });
+  const scenarios = new ScenarioRuns({ platform, deployments, commands, messageLog });
   const deps: ApiDeps = {
     platform,
     catalog,
@@ -86,7 +88,8 @@ export async function startService(config: Config, log: Logger = createLogger(co
     deployments,
     commands,
     messageLog,
-    scenarios: new ScenarioRuns({ platform, deployments, commands, messageLog }),
+    scenarios,
+    conformance: new ConformanceRuns(scenarios),
     traffic: new TrafficService({ deployments, commands }),
     metrics,
   };
@@ -141,7 +144,8 @@ export async function startService(config: Config, log: Logger = createLogger(co
     deps,
     close() {
       closing ??= (async () => {
-        // Scenario runs end first: they remove the chargers they deployed.
+        // Scenario and conformance runs end first: they remove the chargers they deployed.
+        await deps.conformance.close();
         await deps.scenarios.close();
         await deps.traffic.close();
         // Chargers first: snapshots flushed, actors stopped but not marked stopped (a restart resumes them).

@@ -155,7 +155,7 @@ const expectations = {
     .describe('The central system sent a call of `action` (with these fields) in time'),
   expect_no_call: z
     .strictObject({ ...target, action: text(100), payload: fields.optional(), within_s: seconds.default(10) })
-    .describe('The central system sent no call of `action` (with these fields) since the last action, for `within_s`'),
+    .describe('The central system sends no call of `action` (with these fields) for `within_s` from this step on'),
   expect_status: z.strictObject({ ...onConnector, status: text(50), within_s: seconds.default(30) }),
   expect_meter: meterBound,
 };

@@ -144,13 +144,15 @@ export async function checkFrame(
   return out;
 }
 
-/** expect_no_call: no CALL of the action (with these fields) from the central system since the mark, for `within_s`. */
+/** expect_no_call: no CALL of the action (with these fields) from the central system for `within_s` from now. */
 export async function checkNoCall(run: CheckRun, targets: RunCharger[], bodyOf: BodyOf): Promise<StepOutcome> {
+  // From now: the call a prompt made the central system send before is not held against it.
+  const from = new Map(targets.map((c) => [c, c.frames.length]));
   const sent = () => {
     for (const c of targets) {
       const b = bodyOf(c);
       const f = c.frames
-        .slice(c.mark)
+        .slice(from.get(c))
         .find(
           (f) =>
             f.direction === 'in' &&
