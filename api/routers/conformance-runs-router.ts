@@ -5,11 +5,7 @@ import Router from '@koa/router';
 import { ApiError, notFound } from '../http/errors.ts';
 import { orgOf } from '../http/auth.ts';
 import { parseBody, parsePath } from '../http/validation.ts';
-import {
-  conformanceRunPath,
-  conformanceRunView,
-  startConformanceBody,
-} from '../schemas/conformance-runs.ts';
+import { conformanceRunPath, conformanceRunView, startConformanceBody } from '../schemas/conformance-runs.ts';
 import { MAX_CONFORMANCE_RUNNING } from '../../engine/conformance/conformance-runs.ts';
 import type { ApiDeps } from '../http/deps.ts';
 import { apiDoc } from '../openapi/route-doc.ts';

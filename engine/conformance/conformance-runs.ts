@@ -7,7 +7,8 @@ import { dropOldestEnded } from '../platform/keep-newest.ts';
 import { loadScenario } from '../scenarios/load-scenario.ts';
 import { readyScenarios } from '../scenarios/ready-scenarios.ts';
 import type { ScenarioRuns } from '../scenarios/scenario-runs.ts';
-import { runSuite, type SuiteCase, type SuiteResult } from './suite-runner.ts';
+import type { SuiteCase, SuiteResult } from './suite-result.ts';
+import { runSuite } from './suite-runner.ts';
 
 /** The versions with ready conformance cases, and the folder of scenarios/ that holds them. */
 export const CONFORMANCE_VERSIONS = { 'ocpp1.6': 'conformance/ocpp16/' } as const;
@@ -92,11 +93,7 @@ export class ConformanceRuns {
       onStart: (r) => (run.result = r),
     }).then((r) => (run.result = r));
     this.#runs.set(id, run);
-    dropOldestEnded(
-      this.#runs,
-      (r) => r.orgId === orgId && r.result.status !== 'running',
-      KEEP_FINISHED,
-    );
+    dropOldestEnded(this.#runs, (r) => r.orgId === orgId && r.result.status !== 'running', KEEP_FINISHED);
     return view(run);
   }
 

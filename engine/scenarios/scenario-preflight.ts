@@ -135,7 +135,8 @@ export function preflight(s: Scenario, run: PreflightRun): ScenarioProblem[] {
       if (kind === 'expect_call' && call.prompt !== undefined && call.send === undefined && !run.wsUrl)
         problems.push({
           path: at,
-          message: 'expect_call with a prompt needs `send` (the payload) for the built-in central system to send',
+          message:
+            'expect_call with a prompt needs `send` (the payload) for the built-in central system to send',
         });
       if (kind === 'csms_call' && run.wsUrl && !run.csmsHook)
         problems.push({

@@ -303,10 +303,14 @@ class ScenarioRun {
     const body = targets.length > 0 ? bodies.get(targets[0])! : (substitute(raw, this.#vars) as Fields);
     const expectation = EXPECTATION_KINDS.includes(kind);
     const name = step.name ?? describe(kind, body);
-    const meta = { name, kind, expectation, precondition: step.precondition, warning: step.severity === 'warning' };
-    await this.#step(meta, path, () =>
-      this.#carryOut(kind, body, targets, (c) => bodies.get(c)!),
-    );
+    const meta = {
+      name,
+      kind,
+      expectation,
+      precondition: step.precondition,
+      warning: step.severity === 'warning',
+    };
+    await this.#step(meta, path, () => this.#carryOut(kind, body, targets, (c) => bodies.get(c)!));
   }
 
   async #step(

@@ -155,7 +155,9 @@ const expectations = {
     .describe('The central system sent a call of `action` (with these fields) in time'),
   expect_no_call: z
     .strictObject({ ...target, action: text(100), payload: fields.optional(), within_s: seconds.default(10) })
-    .describe('The central system sends no call of `action` (with these fields) for `within_s` from this step on'),
+    .describe(
+      'The central system sends no call of `action` (with these fields) for `within_s` from this step on',
+    ),
   expect_status: z.strictObject({ ...onConnector, status: text(50), within_s: seconds.default(30) }),
   expect_meter: meterBound,
 };
@@ -248,7 +250,9 @@ function build(forEditors: boolean) {
     ? (z.union(STEP_KINDS.map(named)) as unknown as z.ZodType<Step, unknown>)
     : (z.unknown().transform((v, ctx) => {
         const keys =
-          v && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v).filter((k) => !STEP_META_KEYS.includes(k)) : [];
+          v && typeof v === 'object' && !Array.isArray(v)
+            ? Object.keys(v).filter((k) => !STEP_META_KEYS.includes(k))
+            : [];
         const kind = keys[0] as StepKind;
         if (keys.length !== 1 || !STEP_KINDS.includes(kind)) {
           ctx.addIssue({

@@ -145,7 +145,11 @@ export async function checkFrame(
 }
 
 /** expect_no_call: no CALL of the action (with these fields) from the central system for `within_s` from now. */
-export async function checkNoCall(run: CheckRun, targets: RunCharger[], bodyOf: BodyOf): Promise<StepOutcome> {
+export async function checkNoCall(
+  run: CheckRun,
+  targets: RunCharger[],
+  bodyOf: BodyOf,
+): Promise<StepOutcome> {
   // From now: the call a prompt made the central system send before is not held against it.
   const from = new Map(targets.map((c) => [c, c.frames.length]));
   const sent = () => {
@@ -168,9 +172,10 @@ export async function checkNoCall(run: CheckRun, targets: RunCharger[], bodyOf: 
   const found = await run.until(sent, limitOf(b));
   if (found) {
     const [c, f] = found;
-    throw new StepFailure(`${c.hosted.identity}: the central system sent ${b.action} ${JSON.stringify(f.payload)}`, [
-      { charger: c.hosted.identity, item: JSON.parse(f.item) as unknown },
-    ]);
+    throw new StepFailure(
+      `${c.hosted.identity}: the central system sent ${b.action} ${JSON.stringify(f.payload)}`,
+      [{ charger: c.hosted.identity, item: JSON.parse(f.item) as unknown }],
+    );
   }
   return { message: `no ${b.action} within ${limitOf(b)} s`, frames: [] };
 }

@@ -49,7 +49,10 @@ describe('conformance runs API', () => {
     const locs = bad.body.detail.map((d: any) => d.loc.join('.'));
     assert.ok(locs.includes('body.version'), JSON.stringify(bad.body));
     assert.ok(locs.includes('body.profiles.0'), JSON.stringify(bad.body));
-    assert.equal((await a('POST', '/conformance-runs', { body: { version: 'ocpp1.6', profiles: [] } })).status, 422);
+    assert.equal(
+      (await a('POST', '/conformance-runs', { body: { version: 'ocpp1.6', profiles: [] } })).status,
+      422,
+    );
     assert.equal((await a('GET', '/conformance-runs/nope')).status, 404);
   });
 });

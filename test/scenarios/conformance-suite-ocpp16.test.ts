@@ -11,8 +11,9 @@ import { createRPCError } from 'ocpp-rpc';
 import { startTestService, type TestService } from '../support/service.ts';
 import { startStrictCsms, type CsmsHandler, type StrictCsms } from '../support/strict-csms.ts';
 import { createServiceHost, type ScenarioHost } from '../../engine/scenarios/scenario-host.ts';
-import { loadSuite } from '../../engine/conformance/load-suite.ts';
-import { runSuite, type SuiteResult } from '../../engine/conformance/suite-runner.ts';
+import { runSuite } from '../../engine/conformance/suite-runner.ts';
+import type { SuiteResult } from '../../engine/conformance/suite-result.ts';
+import { loadSuite } from '../../tools/scenario/load-suite.ts';
 import { suiteJunit } from '../../tools/scenario/suite-reports.ts';
 import { startTransferServer, type TransferServer } from '../charger/transfer-server.ts';
 
@@ -127,7 +128,9 @@ describe('the OCPP 1.6 conformance suite', () => {
       {
         ...refusingHandlers(),
         // Core: an unknown token is accepted.
-        Authorize: (p) => ({ idTagInfo: { status: p.idTag.startsWith('INVALID') ? 'Accepted' : tokenStatus(p.idTag) } }),
+        Authorize: (p) => ({
+          idTagInfo: { status: p.idTag.startsWith('INVALID') ? 'Accepted' : tokenStatus(p.idTag) },
+        }),
         // Security: the security log's notification is not implemented.
         LogStatusNotification: () => {
           throw createRPCError('NotImplemented', 'no');
@@ -170,7 +173,10 @@ describe('the OCPP 1.6 conformance suite', () => {
     const junit = suiteJunit(r);
     const core = failed.find((c) => c.id === 'TC_023_1_CSMS')!;
     assert.match(core.message!, /no answer to Authorize with \{"idTagInfo":\{"status":"Invalid"\}\}/);
-    const failure = /name="TC_023_1_CSMS [^"]*"[^]*?<failure message="([^"]*)" type="([^"]*)">([^<]*)<\/failure>/.exec(junit)!;
+    const failure =
+      /name="TC_023_1_CSMS [^"]*"[^]*?<failure message="([^"]*)" type="([^"]*)">([^<]*)<\/failure>/.exec(
+        junit,
+      )!;
     assert.ok(failure, junit);
     assert.match(failure[2], /OCPP1\.6 4\.1 Authorize/);
     assert.match(failure[3], /requirements: OCPP1\.6 4\.1 Authorize/);

@@ -115,7 +115,9 @@ export function parseOptions(argv: string[]): ScenarioCliOptions {
   if ((values.api === undefined) !== (values.token === undefined))
     throw new Error('--api and --token go together');
   if (values.suite !== undefined && values.api !== undefined)
-    throw new Error('--suite runs in this process: without --api (a service runs suites at POST /conformance-runs)');
+    throw new Error(
+      '--suite runs in this process: without --api (a service runs suites at POST /conformance-runs)',
+    );
   return {
     file: positionals[0] ?? '',
     suite: values.suite,

@@ -1,7 +1,7 @@
 // The reports of a suite: JUnit XML (one <testsuite> per profile, one <testcase> per case named
 // `<test-case id> <title>`; not applicable and blocked cases <skipped>), the summary table the
 // CLI prints, and one self-contained HTML page.
-import type { CaseResult, SuiteResult } from '../../engine/conformance/suite-runner.ts';
+import type { CaseResult, SuiteResult } from '../../engine/conformance/suite-result.ts';
 import { framesText } from './reports.ts';
 
 const xml = (s: string) =>
@@ -43,7 +43,9 @@ export function suiteJunit(r: SuiteResult): string {
       const props = c.requirements.length
         ? `\n      <properties><property name="requirements" value="${xml(c.requirements.join(' '))}"/></properties>`
         : '';
-      const warn = c.warnings.length ? `\n      <system-err>${xml(c.warnings.map((w) => `warning: ${w}`).join('\n'))}</system-err>` : '';
+      const warn = c.warnings.length
+        ? `\n      <system-err>${xml(c.warnings.map((w) => `warning: ${w}`).join('\n'))}</system-err>`
+        : '';
       let body = '';
       if (c.verdict === 'not applicable') body = `\n      <skipped message="not applicable"/>`;
       else if (c.verdict === 'blocked') body = `\n      <skipped message="${xml(c.message ?? 'blocked')}"/>`;
@@ -83,10 +85,12 @@ export function summaryTable(r: SuiteResult): string {
   const head = ['profile', 'cases', ...VERDICTS, 'warnings'];
   const all = [head, ...rows];
   const widths = head.map((_, i) => Math.max(...all.map((row) => row[i].length)));
-  const line = (row: string[]) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+  const line = (row: string[]) =>
+    row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
   const notPassed = r.cases
-    .filter((c) => c.verdict !== 'passed')
-    .map((c) => `  ${c.verdict.toUpperCase()} ${c.id} ${c.title}${c.message && c.verdict !== 'not applicable' ? `\n      ${c.message}` : ''}`);
+    // Not applicable cases are counted in the table only: a profile not claimed is no news.
+    .filter((c) => c.verdict !== 'passed' && c.verdict !== 'not applicable')
+    .map((c) => `  ${c.verdict.toUpperCase()} ${c.id} ${c.title}${c.message ? `\n      ${c.message}` : ''}`);
   const warnings = r.cases.flatMap((c) => c.warnings.map((w) => `  WARNING ${c.id}: ${w}`));
   return [line(head), ...rows.map(line), ...notPassed, ...warnings].join('\n');
 }
@@ -104,7 +108,9 @@ export function suiteHtml(r: SuiteResult): string {
         `<tr class="${c.verdict.replace(' ', '-')}"><td>${MARK[c.verdict] ?? ''}</td><td>${html(c.id)}</td><td>${html(c.title)}${
           c.message ? `<div class="msg">${html(c.message)}</div>` : ''
         }${c.warnings.map((w) => `<div class="warn">warning: ${html(w)}</div>`).join('')}${
-          c.verdict === 'failed' ? `<details open><summary>frames</summary><pre>${html(failedFrames(c))}</pre></details>` : ''
+          c.verdict === 'failed'
+            ? `<details open><summary>frames</summary><pre>${html(failedFrames(c))}</pre></details>`
+            : ''
         }</td><td>${html(c.profile)}</td><td>${html(c.requirements.join(', '))}</td><td>${html(c.verdict)}</td></tr>`,
     )
     .join('\n');

@@ -1,13 +1,14 @@
 // A suite from the disk: a folder (every scenario file under it, in name order) or a suite file
 // (YAML: `name`, optional `profiles` the central system claims, `concurrency`, and `cases`: files
 // or folders relative to it). Every case is loaded and checked before anything runs; problems
-// come back as `file: place: message` lines.
+// come back as `file: place: message` lines. The documents are checked against the schema here;
+// the service checks each again (and what it needs of the run) when it is started.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { loadScenario, problemText } from '../scenarios/load-scenario.ts';
-import type { SuiteCase } from './suite-runner.ts';
+import type { SuiteCase } from '../../engine/conformance/suite-result.ts';
+import { placeText, scenarioSchema } from '../../engine/scenarios/scenario-schema.ts';
 
 const suiteFileSchema = z.strictObject({
   name: z.string().min(1).max(200),
@@ -45,7 +46,9 @@ export function loadSuite(path: string): LoadedSuite | { problems: string[] } {
   } else {
     const parsed = suiteFileSchema.safeParse(parseYaml(readFileSync(path, 'utf8')));
     if (!parsed.success)
-      return { problems: parsed.error.issues.map((i) => `${path}: ${i.path.join('.') || 'document'}: ${i.message}`) };
+      return {
+        problems: parsed.error.issues.map((i) => `${path}: ${i.path.join('.') || 'document'}: ${i.message}`),
+      };
     const dir = dirname(path);
     files = parsed.data.cases.flatMap((c) => {
       const p = join(dir, c);
@@ -65,15 +68,26 @@ export function loadSuite(path: string): LoadedSuite | { problems: string[] } {
       problems.push(`${shown}: ${(err as Error).message}`);
       continue;
     }
-    const loaded = loadScenario(text);
-    if ('problems' in loaded) {
-      problems.push(...loaded.problems.map((p) => `${shown}: ${problemText(p)}`));
+    let doc: unknown;
+    try {
+      doc = parseYaml(text, { maxAliasCount: 100 });
+    } catch (err) {
+      problems.push(`${shown}: not YAML or JSON (${(err as Error).message.split('\n')[0]})`);
       continue;
     }
-    const id = loaded.scenario.test_case?.id;
+    const parsed = scenarioSchema.safeParse(doc);
+    if (!parsed.success) {
+      problems.push(
+        ...parsed.error.issues.map(
+          (i) => `${shown}: ${placeText(i.path as Array<string | number>)}: ${i.message}`,
+        ),
+      );
+      continue;
+    }
+    const id = parsed.data.test_case?.id;
     if (id && ids.has(id)) problems.push(`${shown}: test case ${id} is also ${ids.get(id)}`);
     if (id) ids.set(id, shown);
-    cases.push({ file: shown, scenario: loaded.scenario });
+    cases.push({ file: shown, scenario: parsed.data, text });
   }
   if (files.length === 0) problems.push(`${path}: no scenario files`);
   return problems.length > 0 ? { problems } : { ...meta, cases };
