@@ -29,7 +29,7 @@ import {
   type RunCharger,
   type StepOutcome,
 } from './step-checks.ts';
-import { commandPayload, COMMANDS } from './step-commands.ts';
+import { commandPayload, COMMANDS, misbehaviourOf } from './step-commands.ts';
 import { describe, type Fields } from './step-fields.ts';
 import { roundsNotReached, stepsNotReached } from './step-skips.ts';
 
@@ -192,7 +192,13 @@ class ScenarioRun {
       this.host.frames(out.key, (entry) => {
         if (ids.has(entry.id)) return;
         ids.add(entry.id);
-        c.frames.push(seen(entry));
+        const f = seen(entry);
+        // An answer the log could not name (to a CALL the charger wrote as raw text, misbehaving
+        // on purpose) takes the action of the CALL it answers.
+        if (!f.action && f.type !== 'CALL' && f.type !== 'OTHER')
+          f.action =
+            c.frames.find((x) => x.type === 'CALL' && x.messageId === f.messageId)?.action ?? f.action;
+        c.frames.push(f);
         for (const w of [...this.#waiters]) w();
       }),
     );
@@ -373,6 +379,13 @@ class ScenarioRun {
         for (const c of targets) {
           c.mark = c.frames.length;
           await this.host.reboot(this.input.orgId, c.hosted);
+        }
+        return none;
+      case 'misbehave':
+        for (const c of targets) {
+          c.mark = c.frames.length;
+          const problem = await this.host.misbehave(this.input.orgId, c.hosted, misbehaviourOf(bodyOf(c)));
+          if (problem) throw new StepFailure(`${c.hosted.identity}: ${problem}`);
         }
         return none;
       case 'csms_call':

@@ -109,6 +109,23 @@ const actions = {
   }),
   clear_cache: z.strictObject(target),
   send: z.strictObject({ ...target, action: text(100), payload: fields.default({}) }),
+  misbehave: z
+    .strictObject({
+      ...target,
+      kind: z.enum(['raw_text', 'edit_next_call', 'wrong_message_id']),
+      text: z
+        .string()
+        .min(1)
+        .max(100_000)
+        .optional()
+        .describe('raw_text: written on the socket exactly as given'),
+      action: text(100).optional().describe('edit_next_call: the action of the next CALL to edit'),
+      payload: fields.optional().describe('edit_next_call: fields replaced (null removes one)'),
+      message_id: text(100).optional().describe('wrong_message_id: the id the next answer carries'),
+    })
+    .describe(
+      'The charger misbehaves once on purpose (docs/faults.md): invalid text, an edited CALL, an answer under a wrong message id',
+    ),
   csms_call: z
     .strictObject({ ...target, action: text(100), payload: fields.default({}) })
     .describe(

@@ -27,6 +27,9 @@ export interface Fields {
   soc_percent?: number;
   battery_kwh?: number;
   prompt?: string;
+  kind?: string;
+  text?: string;
+  message_id?: string;
   send?: Record<string, unknown>;
 }
 

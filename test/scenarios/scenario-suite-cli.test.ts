@@ -1,6 +1,6 @@
 // `npm run scenario -- --suite DIR`: the cases of a folder as one run on the in-process service, a
 // verdict each (passed, failed, blocked by a failed precondition, not applicable to a profile not
-// claimed), warnings apart, one JUnit testsuite per profile, exit 1 when a case failed.
+// claimed), warnings apart, a charger misbehaving on purpose, one JUnit testsuite per profile, exit 1 when a case failed.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -44,6 +44,16 @@ test('a suite folder: a verdict per case, warnings apart, JUnit per profile, exi
       '  - wait_for_frame: { from: charger, action: Heartbeat, timeout_s: 1 }\n    precondition: true',
     ),
   );
+  // The charger misbehaves on purpose: a CALL that breaks its schema, answered with a CALLERROR.
+  writeFileSync(
+    join(cases, 'e.yaml'),
+    doc(
+      'TC_E',
+      'Core',
+      `  - misbehave: { kind: raw_text, text: '[2,"evsim-bad-1","Heartbeat",{"unexpected":1}]' }
+  - wait_for_frame: { action: Heartbeat, type: CALLERROR, timeout_s: 5 }`,
+    ),
+  );
   writeFileSync(join(cases, 'd.yaml'), doc('TC_D', 'Reservation', '  - wait: { seconds: 1 }'));
   const junit = join(dir, 'suite.xml');
   let stdout = '';
@@ -65,11 +75,12 @@ test('a suite folder: a verdict per case, warnings apart, JUnit per profile, exi
   assert.match(stdout, /✘ TC_B TC_B title \(failed\)/);
   assert.match(stdout, /⊘ TC_C TC_C title \(blocked\)/);
   assert.match(stdout, /– TC_D TC_D title \(not applicable\)/);
-  assert.match(stdout, /Core\s+3\s+1\s+1\s+1\s+0\s+1/);
+  assert.match(stdout, /✔ TC_E TC_E title \(passed\)/);
+  assert.match(stdout, /Core\s+4\s+2\s+1\s+1\s+0\s+1/);
   assert.match(stdout, /WARNING TC_A: step 3 expect_answer DataTransfer/);
   const xml = readFileSync(junit, 'utf8');
   assert.equal((xml.match(/<testsuite /g) ?? []).length, 2);
-  assert.match(xml, /<testsuite name="Core" tests="3" failures="1" errors="0" skipped="1"/);
+  assert.match(xml, /<testsuite name="Core" tests="4" failures="1" errors="0" skipped="1"/);
   assert.match(
     xml,
     /<testcase classname="Core" name="TC_B TC_B title"[^]*?<failure message="step 1 expect_answer Heartbeat[^"]*" type="REQ TC_B">/,
