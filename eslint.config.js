@@ -59,7 +59,9 @@ export default tseslint.config(
     // run it gives back: the blackout benchmark), in a process whose heap is tuned as the service's
     // (engine/platform/heap-tuning.ts), and the cost of the central system's measurements with the
     // engine's meter (engine/metrics/csms-measurements.ts). The scenario CLI runs scenarios through
-    // the API; it reads the scenario document's schema and the run's result shape (types, no engine).
+    // the API; it reads the scenario document's schema and the run's result shape (types, no engine),
+    // and runs a suite's cases through the API with the suite's verdicts (conformance/suite-result.ts,
+    // no engine either).
     files: ['tools/**'],
     rules: {
       'no-restricted-imports': [
@@ -68,7 +70,7 @@ export default tseslint.config(
           patterns: [
             {
               regex:
-                '/(engine|actors|api)/(?!server\\.ts$|charger/charger-(runtime|link|ports)\\.ts$|message-log/standalone\\.ts$|traffic/(traffic-config|local-traffic)\\.ts$|chaos/(local-chaos|chaos-run)\\.ts$|metrics/csms-measurements\\.ts$|scenarios/scenario-(schema|result)\\.ts$|platform/(config/config|log/logger|heap-tuning)\\.ts$)',
+                '/(engine|actors|api)/(?!server\\.ts$|charger/charger-(runtime|link|ports)\\.ts$|message-log/standalone\\.ts$|traffic/(traffic-config|local-traffic)\\.ts$|chaos/(local-chaos|chaos-run)\\.ts$|metrics/csms-measurements\\.ts$|scenarios/scenario-(schema|result)\\.ts$|conformance/suite-result\\.ts$|platform/(config/config|log/logger|heap-tuning)\\.ts$)',
               message: 'tools use the engine as a client: see the exception written in eslint.config.js',
             },
           ],

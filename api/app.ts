@@ -33,6 +33,7 @@ import { fleetRouter } from './routers/fleet-router.ts';
 import { apiDocsRouter } from './routers/api-docs-router.ts';
 import type { MountedRouter } from './openapi/openapi-document.ts';
 import { scenarioRunsRouter, scenarioSchemaRouter } from './routers/scenario-runs-router.ts';
+import { conformanceRunsRouter } from './routers/conformance-runs-router.ts';
 import { trafficRunsRouter } from './routers/traffic-runs-router.ts';
 import { chaosRunsRouter } from './routers/chaos-runs-router.ts';
 import { metricsRouter } from './routers/metrics-router.ts';
@@ -79,6 +80,7 @@ export const AUTHENTICATED_AREAS: Area[] = [
   { router: fleetRouter },
   // Scenario runs (issue 16)
   { router: scenarioRunsRouter },
+  { router: conformanceRunsRouter },
   { router: trafficRunsRouter },
   // Fleet chaos runs (issue 35)
   { router: chaosRunsRouter },

@@ -16,6 +16,7 @@ import { startMessageLogService } from '../engine/message-log/message-log-servic
 import { ClusterNode } from '../engine/cluster/cluster-node.ts';
 import { LeaseStore } from '../engine/cluster/lease-store.ts';
 import { ScenarioRuns } from '../engine/scenarios/scenario-runs.ts';
+import { ConformanceRuns } from '../engine/conformance/conformance-runs.ts';
 import { TrafficService } from '../engine/traffic/traffic-service.ts';
 import { ChaosBus } from '../engine/chaos/chaos-bus.ts';
 import { ChaosService } from '../engine/chaos/chaos-service.ts';
@@ -86,6 +87,7 @@ export async function startService(config: Config, log: Logger = createLogger(co
     topicPrefix: config.mqttTopicPrefix,
     log: platform.log.child({ area: 'chaos' }),
   });
+  const scenarios = new ScenarioRuns({ platform, deployments, commands, messageLog });
   const deps: ApiDeps = {
     platform,
     catalog,
@@ -95,7 +97,8 @@ export async function startService(config: Config, log: Logger = createLogger(co
     deployments,
     commands,
     messageLog,
-    scenarios: new ScenarioRuns({ platform, deployments, commands, messageLog }),
+    scenarios,
+    conformance: new ConformanceRuns(scenarios),
     traffic: new TrafficService({ deployments, commands }),
     chaos: new ChaosService({ db: platform.db, bus: chaosBus, log: platform.log.child({ area: 'chaos' }) }),
     metrics,
@@ -152,7 +155,8 @@ export async function startService(config: Config, log: Logger = createLogger(co
     deps,
     close() {
       closing ??= (async () => {
-        // Scenario runs end first: they remove the chargers they deployed.
+        // Scenario and conformance runs end first: they remove the chargers they deployed.
+        await deps.conformance.close();
         await deps.scenarios.close();
         await deps.traffic.close();
         // Chaos runs end with power and network back; then their bus.

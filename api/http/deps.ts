@@ -9,6 +9,7 @@ import type { DeploymentsEngine } from '../../engine/deployments/deployments-eng
 import type { CommandsEngine } from '../../engine/commands/commands-engine.ts';
 import type { MessageLogService } from '../../engine/message-log/message-log-service.ts';
 import type { ScenarioRuns } from '../../engine/scenarios/scenario-runs.ts';
+import type { ConformanceRuns } from '../../engine/conformance/conformance-runs.ts';
 import type { TrafficService } from '../../engine/traffic/traffic-service.ts';
 import type { ChaosService } from '../../engine/chaos/chaos-service.ts';
 import type { MetricsService } from '../../engine/metrics/metrics-service.ts';
@@ -29,6 +30,8 @@ export interface ApiDeps {
   messageLog: MessageLogService;
   /** Scenario runs (issue 16): started, followed and read through the API. */
   scenarios: ScenarioRuns;
+  /** Conformance runs (issue 34): the ready test cases of a version as one suite. */
+  conformance: ConformanceRuns;
   /** Generated traffic on locations (issue 16). */
   traffic: TrafficService;
   /** Fleet chaos runs (issue 35). */

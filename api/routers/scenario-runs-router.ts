@@ -164,6 +164,7 @@ export function scenarioRunsRouter({ scenarios }: ApiDeps): Router {
       const off = scenarios.follow(org, run_id, (e) => {
         if (e.type === 'step') sse.send('step', JSON.stringify(e.step));
         else if (e.type === 'charger') sse.send('charger', JSON.stringify(e.charger));
+        else if (e.type === 'prompt') sse.send('prompt', JSON.stringify(e));
         else {
           sse.send('end', JSON.stringify(e.result));
           sse.close();

@@ -1,8 +1,7 @@
 // OCPP 1.6 charger-initiated actions answered by the built-in central system.
 import { acknowledge, type Handlers } from './handler-types.ts';
+import { idTagStatus } from './id-tag-status.ts';
 import { energyWh } from './meter-energy.ts';
-
-const ACCEPTED = { status: 'Accepted' } as const;
 
 export const OCPP16_HANDLERS: Handlers<'ocpp1.6'> = {
   async BootNotification(conn, p, { store, heartbeatIntervalSeconds }) {
@@ -42,7 +41,7 @@ export const OCPP16_HANDLERS: Handlers<'ocpp1.6'> = {
     return {};
   },
 
-  Authorize: () => ({ idTagInfo: ACCEPTED }),
+  Authorize: (_conn, p) => ({ idTagInfo: { status: idTagStatus(p.idTag) } }),
 
   async StartTransaction(conn, p, { store }) {
     const transactionId = await store.startTransaction(
@@ -52,7 +51,7 @@ export const OCPP16_HANDLERS: Handlers<'ocpp1.6'> = {
       p.meterStart,
       new Date(p.timestamp),
     );
-    return { transactionId, idTagInfo: ACCEPTED };
+    return { transactionId, idTagInfo: { status: idTagStatus(p.idTag) } };
   },
 
   async StopTransaction(conn, p, { store }) {
@@ -64,7 +63,7 @@ export const OCPP16_HANDLERS: Handlers<'ocpp1.6'> = {
       at: new Date(p.timestamp),
       stopReason: p.reason ?? 'Local',
     });
-    return p.idTag ? { idTagInfo: ACCEPTED } : {};
+    return p.idTag ? { idTagInfo: { status: idTagStatus(p.idTag) } } : {};
   },
 
   async MeterValues(conn, p, { store }) {
@@ -77,4 +76,8 @@ export const OCPP16_HANDLERS: Handlers<'ocpp1.6'> = {
   DataTransfer: () => ({ status: 'UnknownVendorId' }),
   FirmwareStatusNotification: acknowledge,
   DiagnosticsStatusNotification: acknowledge,
+  // The security extension's notifications (OCPP 1.6 security whitepaper): acknowledged.
+  SecurityEventNotification: acknowledge,
+  LogStatusNotification: acknowledge,
+  SignedFirmwareStatusNotification: acknowledge,
 };

@@ -1,9 +1,8 @@
 // OCPP 2.0.1 and 2.1 charging-station-initiated actions answered by the built-in central system
 // (typed by 2.0.1's schemas: 2.1 keeps these messages, and a 2.1 payload is read through them).
 import { acknowledge, type Handlers } from './handler-types.ts';
+import { idTagStatus } from './id-tag-status.ts';
 import { energyWh } from './meter-energy.ts';
-
-const ACCEPTED = { status: 'Accepted' } as const;
 
 export const OCPP2_HANDLERS: Handlers<'ocpp2.0.1'> = {
   async BootNotification(conn, p, { store, heartbeatIntervalSeconds }) {
@@ -37,7 +36,7 @@ export const OCPP2_HANDLERS: Handlers<'ocpp2.0.1'> = {
     return {};
   },
 
-  Authorize: () => ({ idTokenInfo: ACCEPTED }),
+  Authorize: (_conn, p) => ({ idTokenInfo: { status: idTagStatus(p.idToken?.idToken) } }),
 
   async TransactionEvent(conn, p, { store }) {
     await store.updateTransaction(conn.pk, {
@@ -50,7 +49,7 @@ export const OCPP2_HANDLERS: Handlers<'ocpp2.0.1'> = {
       at: new Date(p.timestamp),
       stopReason: p.eventType === 'Ended' ? (p.transactionInfo.stoppedReason ?? 'Local') : undefined,
     });
-    return p.idToken ? { idTokenInfo: ACCEPTED } : {};
+    return p.idToken ? { idTokenInfo: { status: idTagStatus(p.idToken.idToken) } } : {};
   },
 
   MeterValues: acknowledge,

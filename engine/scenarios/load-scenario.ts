@@ -2,7 +2,7 @@
 // schema. Problems come back as `path: message` lines, the form the CLI prints and the API's 422
 // carries in its `msg`.
 import { parse as parseYaml } from 'yaml';
-import { placeText, scenarioSchema, type Scenario } from './scenario-schema.ts';
+import { placeText, scenarioSchema, STEP_META_KEYS, type Scenario } from './scenario-schema.ts';
 
 export { placeText };
 
@@ -58,7 +58,7 @@ function crossCheck(s: Scenario): ScenarioProblem[] {
   });
   const visit = (steps: unknown[], path: Array<string | number>) =>
     steps.forEach((step, i) => {
-      const [kind, body] = Object.entries(step as object).find(([k]) => k !== 'name')!;
+      const [kind, body] = Object.entries(step as object).find(([k]) => !STEP_META_KEYS.includes(k))!;
       const b = body as { charger?: string; steps?: unknown[]; options?: Array<{ steps: unknown[] }> };
       if (b && typeof b.charger === 'string' && !b.charger.includes('${') && !ids.has(b.charger))
         problems.push({ path: [...path, i, kind, 'charger'], message: `no charger group '${b.charger}'` });

@@ -1,4 +1,5 @@
-// The ready scenarios of the repository (scenarios/<dir>/*.yaml), read once, for the console's
+// The ready scenarios of the repository (scenarios/<dir>/*.yaml, and the conformance cases of
+// scenarios/conformance/<version>/*.yaml), read once, for the console's
 // "choose a ready scenario": their file, name, description, OCPP version and text. Found next to
 // the sources (engine/scenarios -> ../../scenarios) or next to the build (dist/engine/scenarios ->
 // ../../../scenarios); none when neither exists (a service installed without them).
@@ -22,15 +23,24 @@ const CANDIDATES = ['../../scenarios/', '../../../scenarios/'].map((p) =>
 
 let cached: ReadyScenario[] | undefined;
 
+/** The folders under scenarios/ that hold scenarios, nested ones too (conformance/ocpp16), sorted. */
+function folders(root: string, under = ''): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(join(root, under), { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .sort((a, b) => a.name.localeCompare(b.name))) {
+    const sub = under ? `${under}/${e.name}` : e.name;
+    out.push(sub, ...folders(root, sub));
+  }
+  return out;
+}
+
 export function readyScenarios(): ReadyScenario[] {
   if (cached) return cached;
   const dir = CANDIDATES.find((d) => existsSync(join(d, 'scenario.schema.json')));
   const out: ReadyScenario[] = [];
   if (dir)
-    for (const sub of readdirSync(dir, { withFileTypes: true })
-      .filter((e) => e.isDirectory())
-      .map((e) => e.name)
-      .sort())
+    for (const sub of folders(dir))
       for (const name of readdirSync(join(dir, sub))
         .filter((f) => f.endsWith('.yaml'))
         .sort()) {

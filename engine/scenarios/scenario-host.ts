@@ -8,6 +8,7 @@ import { COMMAND_KINDS, type AnyPayload, type EventType } from '../commands/comm
 import type { CommandsEngine } from '../commands/commands-engine.ts';
 import type { DeploymentsEngine } from '../deployments/deployments-engine.ts';
 import type { ChargerSecurity } from '../deployments/charger-security.ts';
+import type { Misbehaviour } from '../charger/link-conditions.ts';
 import type { LogEntry } from '../message-log/charger-log.ts';
 import type { MessageLogService } from '../message-log/message-log-service.ts';
 import type { Platform } from '../platform/platform.ts';
@@ -39,12 +40,14 @@ export interface ScenarioHost {
     payload: unknown,
   ): Promise<string | undefined>;
   reboot(orgId: string, c: HostedScenarioCharger): Promise<void>;
+  /** The charger misbehaves once on purpose (raw text, an edited CALL, a wrong message id). */
+  misbehave(orgId: string, c: HostedScenarioCharger, m: Misbehaviour): Promise<string | undefined>;
   /** The central system calls the charger: the built-in one directly, an external one through its hook. */
   csmsCall(
     c: HostedScenarioCharger,
     action: string,
     payload: unknown,
-    external: { wsUrl?: string; hookUrl?: string },
+    external: { wsUrl?: string; hookUrl?: string; prompt?: string },
   ): Promise<string | undefined>;
   remove(orgId: string, c: HostedScenarioCharger): Promise<void>;
   close(): Promise<void>;
@@ -94,6 +97,10 @@ export async function createServiceHost(d: ServiceHostDeps): Promise<ScenarioHos
       if (out.kind === 'mismatch') return out.problem;
       return out.result.failed[0]?.error;
     },
+    async misbehave(orgId, c, m) {
+      const out = await d.commands.linkConditions.misbehave(orgId, c.key, m);
+      return out.kind === 'sent' ? undefined : `misbehave: the charger is ${out.kind.replace('_', ' ')}`;
+    },
     async reboot(orgId, c) {
       await d.deployments.service.runtimeOp(orgId, 'restart', c.key);
     },
@@ -107,7 +114,12 @@ export async function createServiceHost(d: ServiceHostDeps): Promise<ScenarioHos
       const res = await fetch(external.hookUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ identity: c.identity, action, payload }),
+        body: JSON.stringify({
+          identity: c.identity,
+          action,
+          payload,
+          ...(external.prompt !== undefined && { prompt: external.prompt }),
+        }),
         signal: AbortSignal.timeout(30_000),
       }).catch((err: Error) => err);
       if (res instanceof Error) return `csms hook: ${res.message}`;

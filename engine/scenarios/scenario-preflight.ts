@@ -131,6 +131,13 @@ export function preflight(s: Scenario, run: PreflightRun): ScenarioProblem[] {
               path: [...at, 'status'],
               message: `'${b.status}' is not a status of ${v} (one of ${STATUSES[v].join(', ')})`,
             });
+      const call = body as { prompt?: string; send?: unknown };
+      if (kind === 'expect_call' && call.prompt !== undefined && call.send === undefined && !run.wsUrl)
+        problems.push({
+          path: at,
+          message:
+            'expect_call with a prompt needs `send` (the payload) for the built-in central system to send',
+        });
       if (kind === 'csms_call' && run.wsUrl && !run.csmsHook)
         problems.push({
           path: at,

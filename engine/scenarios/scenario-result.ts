@@ -1,7 +1,8 @@
 // What a scenario run reports while it runs and once it is over: the API's run body, the CLI's
 // progress lines and its JUnit / HTML reports are all made from this.
 
-export type StepStatus = 'running' | 'passed' | 'failed' | 'done' | 'skipped';
+/** `warning`: a step of `severity: warning` that failed (a compatibility warning; the run went on). */
+export type StepStatus = 'running' | 'passed' | 'failed' | 'warning' | 'done' | 'skipped';
 
 export interface ProofFrame {
   /** The charger's identity. */
@@ -17,6 +18,8 @@ export interface StepResult {
   name: string;
   /** Expectations pass or fail; other steps are done (or fail when they cannot be carried out). */
   expectation: boolean;
+  /** A precondition: its failure means the case could not be tested (blocked), not that it failed. */
+  precondition?: boolean;
   status: StepStatus;
   started_at: string;
   finished_at: string | null;
@@ -43,6 +46,8 @@ export interface RunResult {
   chargers: RunChargerInfo[];
   steps: StepResult[];
   expectations: { passed: number; failed: number };
+  /** Steps of `severity: warning` that failed: compatibility warnings, kept apart from failures. */
+  warnings: number;
   /** Set when the run could not be carried out (a charger not deployed, a step not possible). */
   error: string | null;
 }
@@ -50,4 +55,6 @@ export interface RunResult {
 export type RunEvent =
   | { type: 'step'; step: StepResult }
   | { type: 'charger'; charger: RunChargerInfo }
+  /** An expect_call's prompt for a person (an external central system without a hook). */
+  | { type: 'prompt'; charger: string; prompt: string }
   | { type: 'end'; result: RunResult };

@@ -21,6 +21,7 @@ import { seededRandom, substitute } from './scenario-vars.ts';
 import {
   checkFrame,
   checkMeter,
+  checkNoCall,
   checkStatus,
   StepFailure,
   type BodyOf,
@@ -28,7 +29,7 @@ import {
   type RunCharger,
   type StepOutcome,
 } from './step-checks.ts';
-import { commandPayload, COMMANDS } from './step-commands.ts';
+import { commandPayload, COMMANDS, misbehaviourOf } from './step-commands.ts';
 import { describe, type Fields } from './step-fields.ts';
 import { roundsNotReached, stepsNotReached } from './step-skips.ts';
 
@@ -85,6 +86,7 @@ class ScenarioRun {
       chargers: [],
       steps: [],
       expectations: { passed: 0, failed: 0 },
+      warnings: 0,
       error: null,
     };
   }
@@ -130,7 +132,7 @@ class ScenarioRun {
         await this.#deploy(group, identity);
       }
     await this.#step(
-      { name: 'every charger is accepted', kind: 'boot', expectation: true },
+      { name: 'every charger is accepted', kind: 'boot', expectation: true, precondition: true },
       '0',
       async () => {
         const limit = (this.input.bootTimeoutS ?? 60) * 1000;
@@ -190,7 +192,13 @@ class ScenarioRun {
       this.host.frames(out.key, (entry) => {
         if (ids.has(entry.id)) return;
         ids.add(entry.id);
-        c.frames.push(seen(entry));
+        const f = seen(entry);
+        // An answer the log could not name (to a CALL the charger wrote as raw text, misbehaving
+        // on purpose) takes the action of the CALL it answers.
+        if (!f.action && f.type !== 'CALL' && f.type !== 'OTHER')
+          f.action =
+            c.frames.find((x) => x.type === 'CALL' && x.messageId === f.messageId)?.action ?? f.action;
+        c.frames.push(f);
         for (const w of [...this.#waiters]) w();
       }),
     );
@@ -301,19 +309,27 @@ class ScenarioRun {
     const body = targets.length > 0 ? bodies.get(targets[0])! : (substitute(raw, this.#vars) as Fields);
     const expectation = EXPECTATION_KINDS.includes(kind);
     const name = step.name ?? describe(kind, body);
-    await this.#step({ name, kind, expectation }, path, () =>
-      this.#carryOut(kind, body, targets, (c) => bodies.get(c)!),
-    );
+    const meta = {
+      name,
+      kind,
+      expectation,
+      precondition: step.precondition,
+      warning: step.severity === 'warning',
+    };
+    await this.#step(meta, path, () => this.#carryOut(kind, body, targets, (c) => bodies.get(c)!));
   }
 
   async #step(
-    meta: { name: string; kind: string; expectation: boolean },
+    meta: { name: string; kind: string; expectation: boolean; precondition?: boolean; warning?: boolean },
     path: string,
     work: () => Promise<StepOutcome>,
   ): Promise<void> {
     const step: StepResult = {
       path,
-      ...meta,
+      name: meta.name,
+      kind: meta.kind,
+      expectation: meta.expectation,
+      ...(meta.precondition && { precondition: true }),
       status: 'running',
       started_at: new Date().toISOString(),
       finished_at: null,
@@ -329,9 +345,15 @@ class ScenarioRun {
       step.frames = out.frames;
       if (meta.expectation) this.result.expectations.passed++;
     } catch (err) {
-      step.status = 'failed';
       step.message = (err as Error).message;
       if (err instanceof StepFailure) step.frames = err.frames;
+      if (meta.warning && err instanceof StepFailure && !this.input.signal?.aborted) {
+        // A compatibility warning: reported apart from failures, and the run goes on.
+        step.status = 'warning';
+        this.result.warnings++;
+        return;
+      }
+      step.status = 'failed';
       if (meta.expectation) this.result.expectations.failed++;
       throw err instanceof StepFailure ? err : new StepFailure(step.message);
     } finally {
@@ -359,6 +381,13 @@ class ScenarioRun {
           await this.host.reboot(this.input.orgId, c.hosted);
         }
         return none;
+      case 'misbehave':
+        for (const c of targets) {
+          c.mark = c.frames.length;
+          const problem = await this.host.misbehave(this.input.orgId, c.hosted, misbehaviourOf(bodyOf(c)));
+          if (problem) throw new StepFailure(`${c.hosted.identity}: ${problem}`);
+        }
+        return none;
       case 'csms_call':
         for (const c of targets) {
           c.mark = c.frames.length;
@@ -376,8 +405,12 @@ class ScenarioRun {
       case 'wait_for_status':
       case 'expect_status':
         return checkStatus(this.#checks, targets, bodyOf);
-      case 'wait_for_frame':
       case 'expect_call':
+        for (const c of targets) this.#prompt(c, bodyOf(c));
+        return checkFrame(this.#checks, kind, targets, bodyOf);
+      case 'expect_no_call':
+        return checkNoCall(this.#checks, targets, bodyOf);
+      case 'wait_for_frame':
       case 'expect_answer':
         return checkFrame(this.#checks, kind, targets, bodyOf);
       case 'expect_meter':
@@ -386,8 +419,30 @@ class ScenarioRun {
     throw new Error(`step '${kind}' is not carried out by this runner`);
   }
 
+  /**
+   * An expect_call's prompt: the built-in central system sends `send` itself, an external one's
+   * hook gets the prompt with it, a person reads it. Not awaited: the expectation's time runs.
+   */
+  #prompt(c: RunCharger, b: Fields): void {
+    if (b.prompt === undefined && b.send === undefined) return;
+    c.mark = c.frames.length;
+    const prompt = b.prompt ?? `make the central system send ${b.action}`;
+    if (this.input.wsUrl && !this.input.csmsHook) {
+      this.input.onEvent?.({ type: 'prompt', charger: c.hosted.identity, prompt });
+      return;
+    }
+    void this.host
+      .csmsCall(c.hosted, b.action, b.send ?? {}, {
+        wsUrl: this.input.wsUrl,
+        hookUrl: this.input.csmsHook,
+        prompt,
+      })
+      .catch(() => undefined);
+  }
+
   /** The waits and expectations (step-checks.ts) reach the run through this. */
   readonly #checks: CheckRun = {
+    until: (check, s) => this.#waitFor(check, s * 1000),
     each: (targets, s, check, failure) => this.#each(targets, s, check, failure),
     save: (name, values) => {
       for (const [c, v] of values) c.vars.set(name, v);

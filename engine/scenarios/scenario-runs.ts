@@ -48,11 +48,7 @@ export class ScenarioRuns {
   /** undefined when MAX_RUNNING runs are already running. */
   async start(orgId: string, req: StartRun): Promise<RunResult | undefined> {
     if (this.#closed || this.running >= MAX_RUNNING) return undefined;
-    // A host that failed to start (broker away) is tried again by the next run.
-    const host = await (this.#host ??= createServiceHost(this.deps).catch((err: unknown) => {
-      this.#host = undefined;
-      throw err;
-    }));
+    const host = await this.host();
     const runId = randomUUID();
     const listeners = new Set<(e: RunEvent) => void>();
     const stop = new AbortController();
@@ -83,6 +79,15 @@ export class ScenarioRuns {
     this.#runs.set(runId, run);
     this.#evict(orgId);
     return run.result;
+  }
+
+  /** Where the runs' chargers run (the conformance runs use it too); started on first use. */
+  host(): Promise<ScenarioHost> {
+    // A host that failed to start (broker away) is tried again by the next run.
+    return (this.#host ??= createServiceHost(this.deps).catch((err: unknown) => {
+      this.#host = undefined;
+      throw err;
+    }));
   }
 
   /** The run, if it is the organization's. */

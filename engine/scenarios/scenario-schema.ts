@@ -47,6 +47,23 @@ const chargerGroup = z.strictObject({
     .optional(),
 });
 
+/** A conformance test case: what a suite reports the scenario as. */
+const testCase = z
+  .strictObject({
+    id: z
+      .string()
+      .regex(/^[A-Za-z][A-Za-z0-9_.-]{0,49}$/)
+      .describe('The official test-case id, e.g. TC_010_CSMS'),
+    title: text(200),
+    profile: text(50).describe('The profile (feature set) the case belongs to, e.g. Core, Reservation'),
+    requirements: z
+      .array(text(100))
+      .max(50)
+      .default([])
+      .describe('The requirements the case checks (the specification section or requirement ids)'),
+  })
+  .describe('Conformance metadata: a suite reports the scenario as this test case');
+
 const whoSends = z.enum(['csms', 'charger']).default('csms');
 const frameType = z.enum(['CALL', 'CALLRESULT', 'CALLERROR']);
 
@@ -98,6 +115,23 @@ const actions = {
   }),
   clear_cache: z.strictObject(target),
   send: z.strictObject({ ...target, action: text(100), payload: fields.default({}) }),
+  misbehave: z
+    .strictObject({
+      ...target,
+      kind: z.enum(['raw_text', 'edit_next_call', 'wrong_message_id']),
+      text: z
+        .string()
+        .min(1)
+        .max(100_000)
+        .optional()
+        .describe('raw_text: written on the socket exactly as given'),
+      action: text(100).optional().describe('edit_next_call: the action of the next CALL to edit'),
+      payload: fields.optional().describe('edit_next_call: fields replaced (null removes one)'),
+      message_id: text(100).optional().describe('wrong_message_id: the id the next answer carries'),
+    })
+    .describe(
+      'The charger misbehaves once on purpose (docs/faults.md): invalid text, an edited CALL, an answer under a wrong message id',
+    ),
   csms_call: z
     .strictObject({ ...target, action: text(100), payload: fields.default({}) })
     .describe(
@@ -127,8 +161,26 @@ const expectations = {
     })
     .describe('The central system answered the charger’s call of `action` with these fields in time'),
   expect_call: z
-    .strictObject({ ...target, action: text(100), payload: fields.optional(), within_s: seconds.default(30) })
+    .strictObject({
+      ...target,
+      action: text(100),
+      payload: fields.optional(),
+      within_s: seconds.default(30),
+      prompt: text(500)
+        .optional()
+        .describe(
+          'What the operator makes the central system do ("make the CSMS send RemoteStartTransaction for connector 1"): POSTed to the --csms-hook with `send`, printed for a person',
+        ),
+      send: fields
+        .optional()
+        .describe('The call’s payload the built-in central system (or the hook) sends to fulfil the prompt'),
+    })
     .describe('The central system sent a call of `action` (with these fields) in time'),
+  expect_no_call: z
+    .strictObject({ ...target, action: text(100), payload: fields.optional(), within_s: seconds.default(10) })
+    .describe(
+      'The central system sends no call of `action` (with these fields) for `within_s` from this step on',
+    ),
   expect_status: z.strictObject({ ...onConnector, status: text(50), within_s: seconds.default(30) }),
   expect_meter: meterBound,
 };
@@ -149,7 +201,16 @@ export const STEP_KINDS = [...Object.keys(STEP_BODIES), 'repeat', 'choose', 'set
 export const ACTION_KINDS = Object.keys(actions) as StepKind[];
 export const EXPECTATION_KINDS = Object.keys(expectations) as StepKind[];
 export type StepBody<K extends StepKind> = Bodies[K];
-export type Step = { [K in StepKind]: { [P in K]: Bodies[P] } & { name?: string } }[StepKind];
+/** What a step may carry besides its kind: a name, how a failure counts, whether it is a precondition. */
+export type StepMeta = {
+  name?: string;
+  /** `warning`: a failure is a compatibility warning (allowed but unusual), the run goes on. */
+  severity?: 'shall' | 'warning';
+  /** A failure means the case could not be tested (verdict `blocked`), not that it failed. */
+  precondition?: boolean;
+};
+export type Step = { [K in StepKind]: { [P in K]: Bodies[P] } & StepMeta }[StepKind];
+export const STEP_META_KEYS: readonly string[] = ['name', 'severity', 'precondition'];
 
 /**
  * A place in the document as a person reads it: positions count from 1, as the report numbers
@@ -160,7 +221,8 @@ export const placeText = (path: ReadonlyArray<string | number>) =>
   path.length > 0 ? path.map((p) => (typeof p === 'number' ? p + 1 : p)).join('.') : 'document';
 
 /** The step's kind: its one key besides `name`. */
-export const kindOf = (step: Step): StepKind => Object.keys(step).find((k) => k !== 'name') as StepKind;
+export const kindOf = (step: Step): StepKind =>
+  Object.keys(step).find((k) => !STEP_META_KEYS.includes(k)) as StepKind;
 
 /**
  * The whole document, built twice from the same parts: for parsing, each step is checked against
@@ -195,12 +257,25 @@ function build(forEditors: boolean) {
       ),
   };
   const all: Record<StepKind, z.ZodType> = { ...STEP_BODIES, ...control };
-  const named = (k: StepKind) => one(k, all[k]).extend({ name: text(200).optional() });
+  const named = (k: StepKind) =>
+    one(k, all[k]).extend({
+      name: text(200).optional(),
+      severity: z
+        .enum(['shall', 'warning'])
+        .optional()
+        .describe('warning: a failure is a compatibility warning (allowed but unusual); the run goes on'),
+      precondition: z
+        .boolean()
+        .optional()
+        .describe('A failure means the case could not be tested: verdict blocked, not failed'),
+    });
   const stepSchema: z.ZodType<Step, unknown> = forEditors
     ? (z.union(STEP_KINDS.map(named)) as unknown as z.ZodType<Step, unknown>)
     : (z.unknown().transform((v, ctx) => {
         const keys =
-          v && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v).filter((k) => k !== 'name') : [];
+          v && typeof v === 'object' && !Array.isArray(v)
+            ? Object.keys(v).filter((k) => !STEP_META_KEYS.includes(k))
+            : [];
         const kind = keys[0] as StepKind;
         if (keys.length !== 1 || !STEP_KINDS.includes(kind)) {
           ctx.addIssue({
@@ -208,7 +283,7 @@ function build(forEditors: boolean) {
             message:
               keys.length === 1
                 ? `unknown step '${keys[0]}': one of ${STEP_KINDS.join(', ')}`
-                : 'a step is an object with one key naming its kind (and an optional name)',
+                : 'a step is an object with one key naming its kind (and optional name, severity, precondition)',
           });
           return z.NEVER;
         }
@@ -228,6 +303,7 @@ function build(forEditors: boolean) {
       .max(2 ** 31)
       .optional()
       .describe('Seed of the random choices (default: random, reported with the result)'),
+    test_case: testCase.optional(),
     variables: z.record(varName, z.string().max(1000)).default({}),
     chargers: z.array(chargerGroup).min(1).max(20),
     steps: stepList,
@@ -239,6 +315,7 @@ const editorSchema = build(true);
 
 export type Scenario = z.output<typeof scenarioSchema>;
 export type ChargerGroup = z.output<typeof chargerGroup>;
+export type TestCase = z.output<typeof testCase>;
 
 /** The JSON Schema editors complete scenario files with. */
 export function scenarioJsonSchema(): Record<string, unknown> {

@@ -37,6 +37,8 @@ export interface CheckRun {
     check: (c: RunCharger) => SeenFrame[] | undefined,
     failure: (c: RunCharger) => [string, SeenFrame[]],
   ): Promise<StepOutcome>;
+  /** What `check` finds, re-checked on every new frame, or undefined after `s` seconds. */
+  until<T>(check: () => T | undefined, s: number): Promise<T | undefined>;
   /** Saves a variable from the frames of each charger of a step: each keeps its own value. */
   save(name: string, values: Map<RunCharger, unknown>): void;
 }
@@ -140,6 +142,42 @@ export async function checkFrame(
     }
   }
   return out;
+}
+
+/** expect_no_call: no CALL of the action (with these fields) from the central system for `within_s` from now. */
+export async function checkNoCall(
+  run: CheckRun,
+  targets: RunCharger[],
+  bodyOf: BodyOf,
+): Promise<StepOutcome> {
+  // From now: the call a prompt made the central system send before is not held against it.
+  const from = new Map(targets.map((c) => [c, c.frames.length]));
+  const sent = () => {
+    for (const c of targets) {
+      const b = bodyOf(c);
+      const f = c.frames
+        .slice(from.get(c))
+        .find(
+          (f) =>
+            f.direction === 'in' &&
+            f.type === 'CALL' &&
+            f.action === b.action &&
+            (b.payload === undefined || matches(f.payload, b.payload)),
+        );
+      if (f) return [c, f] as const;
+    }
+    return undefined;
+  };
+  const b = bodyOf(targets[0]);
+  const found = await run.until(sent, limitOf(b));
+  if (found) {
+    const [c, f] = found;
+    throw new StepFailure(
+      `${c.hosted.identity}: the central system sent ${b.action} ${JSON.stringify(f.payload)}`,
+      [{ charger: c.hosted.identity, item: JSON.parse(f.item) as unknown }],
+    );
+  }
+  return { message: `no ${b.action} within ${limitOf(b)} s`, frames: [] };
 }
 
 /** expect_meter: a meter value of the measurand within the bounds since the mark. */

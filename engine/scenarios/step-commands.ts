@@ -1,6 +1,7 @@
 // The action steps that become commands (engine/commands/command-kinds.ts): which command each
 // step kind is, and its payload.
 import type { EventType } from '../commands/command-kinds.ts';
+import type { Misbehaviour } from '../charger/link-conditions.ts';
 import type { Fields } from './step-fields.ts';
 
 /** Commands of the actions, by step kind. */
@@ -48,4 +49,12 @@ export function commandPayload(kind: string, b: Fields): unknown {
     default:
       return on;
   }
+}
+
+/** A misbehave step's misbehaviour (the link's, engine/charger/link-conditions.ts). */
+export function misbehaviourOf(b: Fields): Misbehaviour {
+  if (b.kind === 'raw_text') return { kind: 'raw_text', text: b.text ?? '' };
+  if (b.kind === 'edit_next_call')
+    return { kind: 'edit_next_call', action: b.action, payload: b.payload ?? {} };
+  return { kind: 'wrong_message_id', ...(b.message_id !== undefined && { message_id: b.message_id }) };
 }

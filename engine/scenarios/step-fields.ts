@@ -30,6 +30,11 @@ export interface Fields {
   max_discharge_kw?: number;
   min_soc_percent?: number;
   frequency_hz: number;
+  prompt?: string;
+  kind?: string;
+  text?: string;
+  message_id?: string;
+  send?: Record<string, unknown>;
 }
 
 /** A wait's or expectation's time limit in seconds (the schema gives each its default). */

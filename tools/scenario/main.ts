@@ -3,16 +3,14 @@
 // options). By default it starts the service in this process (embedded database and broker in a
 // temporary directory) and runs the scenario there, like any client of the engine; with --api it
 // runs it on a running service instead. Progress goes to the terminal; reports to the given files.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startService } from '../../api/server.ts';
-import { loadConfig } from '../../engine/platform/config/config.ts';
-import { createLogger } from '../../engine/platform/log/logger.ts';
 import type { RunEvent, RunResult } from '../../engine/scenarios/scenario-result.ts';
 import { USAGE, parseOptions, type ScenarioCliOptions } from './options.ts';
+import { withInProcessService } from './in-process.ts';
 import { htmlReport, junitXml, progressLine } from './reports.ts';
+import { runSuiteCli } from './suite-main.ts';
 import { runViaApi } from './via-api.ts';
 
 const out = (line: string) => process.stdout.write(line + '\n');
@@ -35,6 +33,7 @@ export function progress(everyMs = 10_000): { onEvent: (e: RunEvent) => void; st
   const onEvent = (e: RunEvent) => {
     if (e.type === 'charger')
       out(`  + ${e.charger.identity} (${e.charger.ocpp_version}, ${e.charger.group})`);
+    else if (e.type === 'prompt') out(`  ? ${e.charger}: ${e.prompt}`);
     else if (e.type === 'step') {
       stop();
       if (e.step.status !== 'running') return out(progressLine(e.step));
@@ -50,26 +49,12 @@ export function progress(everyMs = 10_000): { onEvent: (e: RunEvent) => void; st
 }
 
 /** Starts the service in this process (embedded database and broker, a temporary directory) and runs there. */
-async function runInProcess(
+function runInProcess(
   o: ScenarioCliOptions,
   text: string,
   onEvent: (e: RunEvent) => void,
 ): Promise<RunResult | string> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'evsim-scenario-'));
-  const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'error',
-  });
-  const service = await startService(config, createLogger(config));
-  try {
-    const token = await service.platform.tokens.sign!('scenario');
-    return await runViaApi({ ...o, api: { url: service.url, token } }, text, onEvent, false);
-  } finally {
-    await service.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  return withInProcessService((api) => runViaApi({ ...o, api }, text, onEvent, false));
 }
 
 /**
@@ -96,6 +81,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   }
   try {
     o = parseOptions(argv);
+    if (o.suite !== undefined) return await runSuiteCli(o);
     text = readFileSync(o.file, 'utf8');
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n`);

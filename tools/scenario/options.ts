@@ -17,6 +17,12 @@ export interface SecurityOption {
 
 export interface ScenarioCliOptions {
   file: string;
+  /** A suite file or folder: run its cases as one run (then `file` is empty). */
+  suite?: string;
+  /** The profiles the central system claims (a suite's cases of others are not applicable). */
+  profiles?: string[];
+  /** A suite's cases running at once. */
+  concurrency?: number;
   wsUrl?: string;
   security?: SecurityOption;
   csmsHook?: string;
@@ -31,6 +37,11 @@ export interface ScenarioCliOptions {
 }
 
 export const USAGE = `usage: npm run scenario -- FILE [options]
+       npm run scenario -- --suite FILE|DIR [--profiles P,P] [--concurrency N] [options]
+  --suite FILE|DIR        run a suite (a suite file, or every scenario under a folder) as one run:
+                          a verdict per test case, JUnit with a testsuite per profile
+  --profiles P,P          the profiles the central system claims (others: not applicable)
+  --concurrency N         a suite's cases running at once (default 6)
   --ws-url URL            the central system to test (default: the built-in one of an in-process service)
   --security-profile N    0-3, with --password P (1, 2), --ca FILE (2, 3), --client-cert FILE --client-key FILE (3);
                           --crl FILE at any profile: revocation lists the chargers hold (TLS, firmware signers)
@@ -66,9 +77,12 @@ export function parseOptions(argv: string[]): ScenarioCliOptions {
       api: { type: 'string' },
       token: { type: 'string' },
       help: { type: 'boolean' },
+      suite: { type: 'string' },
+      profiles: { type: 'string' },
+      concurrency: { type: 'string' },
     },
   });
-  if (values.help || positionals.length !== 1) throw new Error(USAGE);
+  if (values.help || positionals.length !== (values.suite === undefined ? 1 : 0)) throw new Error(USAGE);
   const int = (name: string, v: string | undefined, min: number, max: number) => {
     if (v === undefined) return undefined;
     const n = Number(v);
@@ -100,8 +114,18 @@ export function parseOptions(argv: string[]): ScenarioCliOptions {
         };
   if ((values.api === undefined) !== (values.token === undefined))
     throw new Error('--api and --token go together');
+  if (values.suite !== undefined && values.api !== undefined)
+    throw new Error(
+      '--suite runs in this process: without --api (a service runs suites at POST /conformance-runs)',
+    );
   return {
-    file: positionals[0],
+    file: positionals[0] ?? '',
+    suite: values.suite,
+    profiles: values.profiles
+      ?.split(',')
+      .map((p) => p.trim())
+      .filter(Boolean),
+    concurrency: int('concurrency', values.concurrency, 1, 20),
     wsUrl: values['ws-url'],
     security,
     csmsHook: values['csms-hook'],

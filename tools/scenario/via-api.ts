@@ -21,6 +21,7 @@ export async function runViaApi(
   text: string,
   onEvent: (e: RunEvent) => void,
   sayWhere = true,
+  quiet = false,
 ): Promise<RunResult | string> {
   const { url, token } = o.api!;
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
@@ -54,7 +55,7 @@ export async function runViaApi(
   if (res.status !== 201 || !body.run_id)
     throw new Error(`POST /scenario-runs: HTTP ${res.status} ${JSON.stringify(body)}`);
   // The scenario's name first, so a CI log says what runs before the steps do.
-  process.stdout.write(`${body.scenario ?? ''}\n`);
+  if (!quiet) process.stdout.write(`${body.scenario ?? ''}\n`);
   if (sayWhere) process.stdout.write(`run ${body.run_id} on ${url}\n`);
   const stream = await reach(`${url}/scenario-runs/${body.run_id}/events`, { headers });
   if (!stream.ok || !stream.body)
@@ -76,6 +77,7 @@ export async function runViaApi(
       if (!event || !data) continue;
       if (event === 'step') onEvent({ type: 'step', step: JSON.parse(data) });
       else if (event === 'charger') onEvent({ type: 'charger', charger: JSON.parse(data) });
+      else if (event === 'prompt') onEvent(JSON.parse(data) as RunEvent);
       else if (event === 'end') return JSON.parse(data) as RunResult;
     }
   }
