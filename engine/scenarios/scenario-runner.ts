@@ -232,9 +232,14 @@ class ScenarioRun {
     const now = check();
     if (now !== undefined) return Promise.resolve(now);
     return new Promise((resolve) => {
+      const signal = this.input.signal;
+      // One listener per wait, removed when the wait ends: a long run waits thousands of times on
+      // the same signal, and listeners left behind would pile up on it.
+      const aborted = () => done(undefined);
       const done = (v: T | undefined) => {
         clearTimeout(timer);
         this.#waiters.delete(waiter);
+        signal?.removeEventListener('abort', aborted);
         resolve(v);
       };
       const waiter = () => {
@@ -243,7 +248,7 @@ class ScenarioRun {
       };
       const timer = setTimeout(() => done(undefined), ms);
       this.#waiters.add(waiter);
-      this.input.signal?.addEventListener('abort', () => done(undefined), { once: true });
+      signal?.addEventListener('abort', aborted, { once: true });
     });
   }
 

@@ -2,6 +2,7 @@
 // central system: what each charger saves, how steps and waits are counted.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { startTestService, type TestService } from '../support/service.ts';
 import { startStrictCsms, type StrictCsms } from '../support/strict-csms.ts';
 import { loadScenario } from '../../engine/scenarios/load-scenario.ts';
@@ -79,5 +80,25 @@ steps:
         '3 skipped unplug connector 1',
       ],
     );
+  });
+  test('waits leave no listener on the run’s stop signal: a long run does not pile them up', async () => {
+    const stop = new AbortController();
+    const result = await runScenario(host, {
+      orgId: 'org-a',
+      wsUrl: csms.url,
+      signal: stop.signal,
+      scenario: scenario(`
+name: many short waits
+chargers: [{ id: cp }]
+steps:
+  - repeat:
+      times: 30
+      steps:
+        - wait: { seconds: 0.01 }
+        - wait_for_status: { status: Available, connector: 1, timeout_s: 1 }
+`),
+    });
+    assert.equal(result.status, 'passed', JSON.stringify(result.steps.at(-1)));
+    assert.equal(getEventListeners(stop.signal, 'abort').length, 0);
   });
 });
