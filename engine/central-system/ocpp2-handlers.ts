@@ -65,6 +65,7 @@ export const OCPP2_HANDLERS: Handlers<'ocpp2.0.1'> = {
   ReportChargingProfiles: acknowledge,
   NotifyDisplayMessages: acknowledge,
   NotifyCustomerInformation: acknowledge,
+  ReservationStatusUpdate: acknowledge,
   // K15 (2.0.1) / Q01 (2.1, with the V2X parameters): the EV's needs are taken note of.
   NotifyEVChargingNeeds: () => ({ status: 'Accepted' }),
 };

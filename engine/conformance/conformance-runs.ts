@@ -11,10 +11,13 @@ import type { SuiteCase, SuiteResult } from './suite-result.ts';
 import { runSuite } from './suite-runner.ts';
 
 /** The versions with ready conformance cases, and the folder of scenarios/ that holds them. */
-export const CONFORMANCE_VERSIONS = { 'ocpp1.6': 'conformance/ocpp16/' } as const;
+export const CONFORMANCE_VERSIONS = {
+  'ocpp1.6': 'conformance/ocpp16/',
+  'ocpp2.0.1': 'conformance/ocpp201/',
+} as const;
 export type ConformanceVersion = keyof typeof CONFORMANCE_VERSIONS;
 
-/** The OCPP 1.6 feature profiles, as the cases name them. */
+/** The profiles, as the cases name them (2.0.1's cases use the names of the 1.6 ones they match). */
 export const PROFILES_16 = [
   'Core',
   'FirmwareManagement',
