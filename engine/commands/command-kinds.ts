@@ -206,6 +206,34 @@ export const COMMAND_KINDS = {
     payload: z.strictObject({ frequency_hz: z.number().min(45).max(65) }),
     event: (p) => ({ type: 'GRID_FREQUENCY', hz: p.frequency_hz }),
   }),
+  // 2.1 DER control: a grid event the simulated inverter detects (NotifyDERAlarm; a must-trip
+  // control held for it stops the charger), or its end.
+  'grid-event': kind({
+    path: 'grid-event',
+    payload: z.strictObject({
+      fault: z.enum([
+        'CurrentImbalance',
+        'LocalEmergency',
+        'LowInputPower',
+        'OverCurrent',
+        'OverFrequency',
+        'OverVoltage',
+        'PhaseRotation',
+        'RemoteEmergency',
+        'UnderFrequency',
+        'UnderVoltage',
+        'VoltageImbalance',
+      ]),
+      ended: z.boolean().default(false),
+      extra_info: z.string().max(200).optional(),
+    }),
+    event: (p) => ({
+      type: 'GRID_EVENT',
+      fault: p.fault,
+      ended: p.ended,
+      ...(p.extra_info !== undefined ? { extraInfo: p.extra_info } : {}),
+    }),
+  }),
   'clear-fault': kind({
     path: 'clear-fault',
     payload: optionalPayload(connectorPayload),
