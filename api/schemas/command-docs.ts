@@ -77,7 +77,7 @@ export const COMMAND_DOCS: Record<EventType, { summary: string; examples: Exampl
   },
   'grid-event': {
     summary:
-      'Inject a grid event (or its end, ended true) that the 2.1 charger\'s simulated inverter detects: it sends NotifyDERAlarm and, holding the must-trip DER control for it, stops charging and discharging',
+      "Inject a grid event (or its end, ended true) that the 2.1 charger's simulated inverter detects: it sends NotifyDERAlarm and, holding the must-trip DER control for it, stops charging and discharging",
     examples: one({ fault: 'OverFrequency' }),
   },
   'present-token': {
