@@ -50,6 +50,21 @@ const connectorPayload = z.strictObject({ connector_id: id.default(1), evse_id: 
 const connectorOf = (wire: Wire, p: { connector_id: number; evse_id?: number }) =>
   wire.connectorOf({ connectorId: p.connector_id, evseId: p.evse_id });
 
+/** The grid events a 2.1 charger's DER inverter detects (2.1 GridEventFaultEnumType). */
+export const GRID_EVENT_FAULTS = [
+  'CurrentImbalance',
+  'LocalEmergency',
+  'LowInputPower',
+  'OverCurrent',
+  'OverFrequency',
+  'OverVoltage',
+  'PhaseRotation',
+  'RemoteEmergency',
+  'UnderFrequency',
+  'UnderVoltage',
+  'VoltageImbalance',
+] as const;
+
 export const COMMAND_KINDS = {
   'proxy-message': kind({
     path: 'proxy-message',
@@ -211,19 +226,7 @@ export const COMMAND_KINDS = {
   'grid-event': kind({
     path: 'grid-event',
     payload: z.strictObject({
-      fault: z.enum([
-        'CurrentImbalance',
-        'LocalEmergency',
-        'LowInputPower',
-        'OverCurrent',
-        'OverFrequency',
-        'OverVoltage',
-        'PhaseRotation',
-        'RemoteEmergency',
-        'UnderFrequency',
-        'UnderVoltage',
-        'VoltageImbalance',
-      ]),
+      fault: z.enum(GRID_EVENT_FAULTS),
       ended: z.boolean().default(false),
       extra_info: z.string().max(200).optional(),
     }),
