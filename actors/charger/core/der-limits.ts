@@ -20,7 +20,7 @@ export interface DerControl {
   priority: number;
   /** The control's own settings as sent (the field of SetDERControl its type names). */
   value: Record<string, unknown>;
-  /** startTime (ms) and duration (s) of the control, when it has them. */
+  /** When the control starts (ms: its startTime, else when it was set) and its duration (s), if any. */
   startAt?: number;
   durationS?: number;
 }

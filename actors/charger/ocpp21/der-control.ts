@@ -31,10 +31,12 @@ const fieldOf = (type: string): Field => FIELD[type] ?? 'curve';
 /** ReportDERControl entries of a type at most (the rest follow, tbc). */
 const CONTROLS_PER_REPORT = 20;
 
-function controlOf(p: SetRequest): { control: DerControl; hasSettings: boolean } {
+/** The control as kept; without a startTime it starts now (its duration counts from now). */
+function controlOf(p: SetRequest, now: number): { control: DerControl; hasSettings: boolean } {
   const value = p[fieldOf(p.controlType)] as Record<string, unknown> | undefined;
   const v = value ?? {};
-  const start = typeof v.startTime === 'string' ? Date.parse(v.startTime) : NaN;
+  const parsed = typeof v.startTime === 'string' ? Date.parse(v.startTime) : NaN;
+  const start = Number.isFinite(parsed) ? parsed : now;
   return {
     hasSettings: value !== undefined,
     control: {
@@ -43,7 +45,7 @@ function controlOf(p: SetRequest): { control: DerControl; hasSettings: boolean }
       isDefault: p.isDefault,
       priority: typeof v.priority === 'number' ? v.priority : 0,
       value: v,
-      ...(Number.isFinite(start) ? { startAt: start } : {}),
+      startAt: start,
       ...(typeof v.duration === 'number' ? { durationS: v.duration } : {}),
     },
   };
@@ -91,7 +93,7 @@ function reports(s: Step, requestId: number, found: DerControl[]): Report[] {
 export const DER_CALLS: CsmsCalls<'ocpp2.1'> = {
   // R01
   SetDERControl: (p, s) => {
-    const { control, hasSettings } = controlOf(p);
+    const { control, hasSettings } = controlOf(p, s.now);
     const r = setDerControl(s, control, hasSettings);
     if (r.status !== 'Accepted')
       return {

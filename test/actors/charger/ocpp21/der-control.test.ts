@@ -111,6 +111,22 @@ test('ocpp2.1: R01 SetDERControl LimitMaxDischarge caps the discharge at its sha
   h.finish();
 });
 
+test('ocpp2.1: R01 a control with a duration ends by itself: the discharge limit lifts when it is over', async () => {
+  const h = await session();
+  await h.csmsCall(...discharge(-20_000));
+  const timed = limitMaxDischarge('lmd-10min', 20, 5);
+  await h.csmsCall('SetDERControl', {
+    ...timed,
+    limitMaxDischarge: { ...timed.limitMaxDischarge, duration: 600 },
+  });
+  assert.equal(h.connector(1).powerW, -10_000);
+  h.tick(599_000);
+  assert.equal(h.connector(1).powerW, -10_000);
+  h.tick(1_000);
+  assert.equal(h.connector(1).powerW, -20_000);
+  h.finish();
+});
+
 test('ocpp2.1: R01 SetDERControl answers NotSupported for a control the inverter lacks, Rejected without its settings', async () => {
   const h = online(V);
   const voltVar = {
