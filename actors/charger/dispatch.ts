@@ -14,6 +14,7 @@ import { bootAnswered, rebootDue } from './blocks/provisioning.ts';
 import { reservationDue } from './blocks/reservation.ts';
 import { externalLimit } from './blocks/smart-charging.ts';
 import { gridFrequency } from './blocks/bidirectional.ts';
+import { gridEvent } from './blocks/der.ts';
 import {
   evStopsEnergy,
   plugIn,
@@ -40,6 +41,7 @@ export const COMMANDS: CommandHandlers = {
   CLEAR_FAULT: clearFault,
   EXTERNAL_LIMIT: externalLimitCommand,
   GRID_FREQUENCY: gridFrequency,
+  GRID_EVENT: gridEvent,
   CLEAR_CACHE: (s, e) => localCall(s, e, s.wire.clearCacheCall()),
   SEND_LOCAL_LIST: (s, e) => localCall(s, e, s.wire.localListCall(e.list)),
   CHANGE_CONFIGURATION: configure,

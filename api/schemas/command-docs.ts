@@ -75,6 +75,11 @@ export const COMMAND_DOCS: Record<EventType, { summary: string; examples: Exampl
       'Set the grid frequency (Hz) that the V2X frequency operation modes follow (2.1 CentralFrequency, LocalFrequency)',
     examples: one({ frequency_hz: 49.9 }),
   },
+  'grid-event': {
+    summary:
+      "Inject a grid event (or its end, ended true) that the 2.1 charger's simulated inverter detects: it sends NotifyDERAlarm and, holding the must-trip DER control for it, stops charging and discharging",
+    examples: one({ fault: 'OverFrequency' }),
+  },
   'present-token': {
     summary: 'Present an RFID token (idTag) at a connector',
     examples: one({ connector_id: 1, id_tag: 'RFID-0001' }),

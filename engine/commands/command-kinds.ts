@@ -50,6 +50,21 @@ const connectorPayload = z.strictObject({ connector_id: id.default(1), evse_id: 
 const connectorOf = (wire: Wire, p: { connector_id: number; evse_id?: number }) =>
   wire.connectorOf({ connectorId: p.connector_id, evseId: p.evse_id });
 
+/** The grid events a 2.1 charger's DER inverter detects (2.1 GridEventFaultEnumType). */
+export const GRID_EVENT_FAULTS = [
+  'CurrentImbalance',
+  'LocalEmergency',
+  'LowInputPower',
+  'OverCurrent',
+  'OverFrequency',
+  'OverVoltage',
+  'PhaseRotation',
+  'RemoteEmergency',
+  'UnderFrequency',
+  'UnderVoltage',
+  'VoltageImbalance',
+] as const;
+
 export const COMMAND_KINDS = {
   'proxy-message': kind({
     path: 'proxy-message',
@@ -205,6 +220,22 @@ export const COMMAND_KINDS = {
     path: 'grid-frequency',
     payload: z.strictObject({ frequency_hz: z.number().min(45).max(65) }),
     event: (p) => ({ type: 'GRID_FREQUENCY', hz: p.frequency_hz }),
+  }),
+  // 2.1 DER control: a grid event the simulated inverter detects (NotifyDERAlarm; a must-trip
+  // control held for it stops the charger), or its end.
+  'grid-event': kind({
+    path: 'grid-event',
+    payload: z.strictObject({
+      fault: z.enum(GRID_EVENT_FAULTS),
+      ended: z.boolean().default(false),
+      extra_info: z.string().max(200).optional(),
+    }),
+    event: (p) => ({
+      type: 'GRID_EVENT',
+      fault: p.fault,
+      ended: p.ended,
+      ...(p.extra_info !== undefined ? { extraInfo: p.extra_info } : {}),
+    }),
   }),
   'clear-fault': kind({
     path: 'clear-fault',

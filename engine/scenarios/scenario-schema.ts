@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { parseCrls } from '../platform/certificates/crl.ts';
 import { OCPP_VERSIONS } from '../../protocols/ocpp/versions.ts';
+import { GRID_EVENT_FAULTS } from '../commands/command-kinds.ts';
 
 const text = (max = 200) => z.string().min(1).max(max);
 const seconds = z.number().positive().max(3600);
@@ -104,6 +105,14 @@ const actions = {
   grid_frequency: z
     .strictObject({ ...target, frequency_hz: z.number().min(45).max(65) })
     .describe('The grid frequency (Hz) the V2X frequency operation modes follow'),
+  grid_event: z
+    .strictObject({
+      ...target,
+      fault: z.enum(GRID_EVENT_FAULTS),
+      ended: z.boolean().optional(),
+      extra_info: text(200).optional(),
+    })
+    .describe('A grid event (2.1 GridEventFaultEnumType) the 2.1 DER inverter detects, or its end'),
   disconnect: z.strictObject(target),
   reboot: z.strictObject(target),
   configure: z.strictObject({

@@ -14,6 +14,7 @@ export const COMMANDS: Partial<Record<string, EventType>> = {
   clear_fault: 'clear-fault',
   disconnect: 'disconnect',
   grid_frequency: 'grid-frequency',
+  grid_event: 'grid-event',
   configure: 'configuration',
   clear_cache: 'cache-reset',
   send: 'proxy-message',
@@ -35,6 +36,8 @@ export function commandPayload(kind: string, b: Fields): unknown {
       };
     case 'grid_frequency':
       return { frequency_hz: b.frequency_hz };
+    case 'grid_event':
+      return { fault: b.fault, ended: b.ended, extra_info: b.extra_info };
     case 'present_token':
       return { ...on, id_tag: b.id_tag };
     case 'fault':

@@ -30,6 +30,9 @@ export interface Fields {
   max_discharge_kw?: number;
   min_soc_percent?: number;
   frequency_hz: number;
+  fault?: string;
+  ended?: boolean;
+  extra_info?: string;
   prompt?: string;
   kind?: string;
   text?: string;

@@ -1,7 +1,8 @@
 // The 2.1 charger end to end (engine runtime, real WebSocket) against ocpp-rpc's RPCServer in strict
 // mode speaking `ocpp2.1` with ocpp-rpc's own 2.1 schemas (e2e-suite.ts checks 0 schema errors
 // both ways at the end): boot, authorization, a priced transaction with meter values, its final
-// cost; and a 2.1 call the charger has no feature for answered NotSupported.
+// cost; DER controls (block R) and a grid event's alarm; and a 2.1 call the charger has no feature
+// for answered NotSupported.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { e2eSuite, rpcCode, type Json } from './e2e-suite.ts';
@@ -68,26 +69,63 @@ e2eSuite('ocpp2.1', 'boot, authorization, a priced transaction', (e) => {
     assert.ok(periodic.every((r) => r.params.costDetails.totalCost.currency === 'EUR'));
   });
 
-  test('R a 2.1 call the charger has no feature for: CALLERROR NotSupported, and the charger stays online', async () => {
+  test('K a 2.1 call the charger has no feature for: CALLERROR NotSupported, and the charger stays online', async () => {
     const id = `${e.tag}-REFUSE`;
     const c = e.deploy(id);
     await e.online(c);
     await assert.rejects(
-      e.call(id, 'SetDERControl', {
-        isDefault: true,
-        controlId: 'C1',
-        controlType: 'FreqDroop',
-        freqDroop: {
-          priority: 1,
-          overFreq: 50.2,
-          underFreq: 49.8,
-          overDroop: 5,
-          underDroop: 5,
-          responseTime: 1,
-        },
-      }),
+      e.call(id, 'UsePriorityCharging', { transactionId: 'none', activate: true }),
       (err) => rpcCode(err) === 'NotSupported',
     );
     assert.deepEqual(await e.call(id, 'GetTariffs', { evseId: 0 }), { status: 'NoTariff' });
+  });
+
+  test('R01 R02 R03 R04: DER controls set, reported, cleared; a grid event raises NotifyDERAlarm', async () => {
+    const id = `${e.tag}-DER`;
+    const c = e.deploy(id);
+    await e.online(c);
+    const droop = {
+      isDefault: false,
+      controlId: 'DROOP-1',
+      controlType: 'FreqDroop',
+      freqDroop: {
+        priority: 1,
+        overFreq: 50.2,
+        underFreq: 49.8,
+        overDroop: 5,
+        underDroop: 5,
+        responseTime: 1,
+      },
+    };
+    assert.deepEqual(await e.call(id, 'SetDERControl', droop), { status: 'Accepted' });
+    const [started] = await e.waitReceived(id, 'NotifyDERStartStop', 1);
+    assert.deepEqual([started.params.controlId, started.params.started], ['DROOP-1', true]);
+    const trip = {
+      isDefault: true,
+      controlId: 'HF-TRIP',
+      controlType: 'HFMustTrip',
+      curve: { priority: 0, yUnit: 'Not_Applicable', curveData: [{ x: 0.16, y: 62 }] },
+    };
+    assert.deepEqual(await e.call(id, 'SetDERControl', trip), { status: 'Accepted' });
+    const voltVar = { ...trip, controlId: 'VV', controlType: 'VoltVar' };
+    assert.equal((await e.call(id, 'SetDERControl', voltVar)).status, 'NotSupported');
+
+    assert.deepEqual(await e.call(id, 'GetDERControl', { requestId: 5 }), { status: 'Accepted' });
+    const [report] = await e.waitReceived(id, 'ReportDERControl', 1);
+    assert.equal(report.params.requestId, 5);
+    assert.deepEqual(report.params.freqDroop[0].id, 'DROOP-1');
+    assert.deepEqual(report.params.curve[0].curveType, 'HFMustTrip');
+
+    c.actor.send({ type: 'GRID_EVENT', fault: 'OverFrequency', ended: false });
+    const [alarm] = await e.waitReceived(id, 'NotifyDERAlarm', 1);
+    assert.deepEqual(
+      [alarm.params.controlType, alarm.params.gridEventFault],
+      ['HFMustTrip', 'OverFrequency'],
+    );
+
+    assert.deepEqual(await e.call(id, 'ClearDERControl', { isDefault: false }), { status: 'Accepted' });
+    const stopped = await e.waitReceived(id, 'NotifyDERStartStop', 2);
+    assert.equal(stopped[1].params.started, false);
+    assert.deepEqual(await e.call(id, 'ClearDERControl', { isDefault: false }), { status: 'NotFound' });
   });
 });

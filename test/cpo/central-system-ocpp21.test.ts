@@ -1,7 +1,8 @@
 // OCPP 2.1 chargers at the built-in central system: one deployed through E5 (a catalog model that
 // speaks 2.1, no ws_url) registers and boots over `ocpp2.1`; the CPO sends it a tariff through
-// POST /cpo/charge-points/{id}/calls (I07) and reads it back (I09); a 2.1 call the charger has no
-// feature for comes back as its NotSupported CALLERROR; a gallery template deploys as 2.1 (E7).
+// POST /cpo/charge-points/{id}/calls (I07) and reads it back (I09), and a DER control (R01-R03); a
+// 2.1 call the charger has no feature for comes back as its NotSupported CALLERROR; a gallery
+// template deploys as 2.1 (E7).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from '../support/service.ts';
@@ -92,10 +93,27 @@ describe('OCPP 2.1 chargers at the built-in central system', () => {
     assert.equal(answer.frame[2].totalCost, total);
   });
 
-  test('R a 2.1 call the charger has no feature for comes back as its NotSupported CALLERROR', async () => {
-    const res = await send('GetDERControl', { requestId: 1 });
+  test('K a 2.1 call the charger has no feature for comes back as its NotSupported CALLERROR', async () => {
+    const res = await send('UsePriorityCharging', { transactionId: 'none', activate: true });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.error.code, 'NotSupported');
+  });
+
+  test('R01 R02 the CPO sets a DER control through the calls endpoint and gets it back', async () => {
+    const control = {
+      isDefault: true,
+      controlId: 'CPO-LMD',
+      controlType: 'LimitMaxDischarge',
+      limitMaxDischarge: { priority: 1, pctMaxDischargePower: 40 },
+    };
+    const set = await send('SetDERControl', control);
+    assert.deepEqual(set.body, { action: 'SetDERControl', response: { status: 'Accepted' } });
+    const got = await send('GetDERControl', { requestId: 7, controlId: 'CPO-LMD' });
+    assert.deepEqual(got.body.response, { status: 'Accepted' });
+    const cleared = await send('ClearDERControl', { isDefault: true });
+    assert.deepEqual(cleared.body.response, { status: 'Accepted' });
+    const none = await send('GetDERControl', { requestId: 8 });
+    assert.deepEqual(none.body.response, { status: 'NotFound' });
   });
 
   test('E7 a gallery template deploys as OCPP 2.1 once its ocpp_version says so', async () => {

@@ -153,6 +153,10 @@ function defaultHandlers(): Record<string, CsmsHandler> {
     ClearedChargingLimit: () => ({}),
     // What an EV needs (2.0.1 K15, 2.1 Q01 with the V2X parameters)
     NotifyEVChargingNeeds: () => ({ status: 'Accepted' }),
+    // DER control (2.1 block R)
+    ReportDERControl: () => ({}),
+    NotifyDERStartStop: () => ({}),
+    NotifyDERAlarm: () => ({}),
     // firmware: the 1.6 security extension's signed update
     SignedFirmwareStatusNotification: () => ({}),
   };

@@ -143,6 +143,8 @@ export type CommandEvent = { commandId?: string } & (
     }
   /** V2X: the grid's frequency (Hz) that the frequency operation modes follow. */
   | { type: 'GRID_FREQUENCY'; hz: number }
+  /** 2.1 DER: a grid event (GridEventFaultEnumType) begins, or ends (ended). */
+  | { type: 'GRID_EVENT'; fault: string; ended: boolean; extraInfo?: string }
   | { type: 'DISCONNECT' }
   | { type: 'CHANGE_CONFIGURATION'; key: string; value: string }
   | {

@@ -5,8 +5,10 @@
 // V2X (2.1 operation modes): a period may ask for a signed setpoint or a power that follows the
 // grid frequency; a negative one makes a bidirectional EV discharge: the connector's power is then
 // negative, energy goes to the export register and the state of charge falls to the EV's minimum.
+// The DER controls the charger holds (2.1 block R) limit both directions (der-limits.ts).
 import type { ChargerContext, ChargingProfile, Connector } from './context.ts';
 import { DEFAULT_MIN_SOC, msUntilFull, msUntilMinimum, packVoltage, taperFactor } from './ev-battery.ts';
+import { derChargeLimitW, derDischargeCapW } from './der-limits.ts';
 
 declare module './context.ts' {
   interface ChargerContext {
@@ -209,7 +211,8 @@ export function dischargeW(ctx: ChargerContext, c: Connector, now: number): numb
   const v2x = v2xTarget(ctx, c, now);
   if (!v2x || v2x.targetW >= 0 || !canDischarge(c)) return 0;
   const ev = c.evMaxDischargeW ? c.evMaxDischargeW : Infinity;
-  return Math.min(-v2x.targetW, v2x.dischargeCapW, ev, ratedW(ctx));
+  const rated = ratedW(ctx);
+  return Math.min(-v2x.targetW, v2x.dischargeCapW, ev, rated, derDischargeCapW(ctx, rated, now));
 }
 
 /** What the connector would draw if it had the charger to itself (W); 0 when it draws nothing. */
@@ -221,7 +224,8 @@ export function demandW(ctx: ChargerContext, c: Connector, now: number): number 
   // An operation mode's setpoint is followed as close as the limits allow; a discharge draws nothing.
   const v2x = v2xTarget(ctx, c, now);
   const target = v2x ? Math.max(0, v2x.targetW) : Infinity;
-  return Math.max(0, Math.min(rated, ev, target, profileLimitW(ctx, c, now)));
+  const der = derChargeLimitW(ctx, rated, ctx.gridHz ?? NOMINAL_HZ, NOMINAL_HZ, now);
+  return Math.max(0, Math.min(rated, ev, target, profileLimitW(ctx, c, now), der));
 }
 
 /** Demands of the charger's connectors during one powerW (reused: no allocation per sample). */
@@ -330,6 +334,12 @@ export function nextPowerChangeAt(ctx: ChargerContext, now: number): number | un
         next = Math.min(next, start + p.duration * 1000);
       if (p.validTo && p.validTo > now) next = Math.min(next, p.validTo + 1);
     }
+  }
+  // A DER control begins or ends (der-limits.ts).
+  for (const d of ctx.derControls ?? []) {
+    if (d.startAt !== undefined && d.startAt > now) next = Math.min(next, d.startAt);
+    const end = d.durationS !== undefined ? (d.startAt ?? 0) + d.durationS * 1000 : Infinity;
+    if (end > now) next = Math.min(next, end);
   }
   return next === Infinity ? undefined : next;
 }

@@ -165,4 +165,8 @@ export interface OcppWire<V extends OcppVersion = OcppVersion> {
   // Bidirectional charging (core/power.ts, blocks/transactions.ts plugIn; 2.1 block Q)
   /** What a bidirectional EV just plugged in needs (2.1 NotifyEVChargingNeeds); absent or undefined: the version says nothing. */
   evChargingNeeds?(ctx: ChargerContext, c: Connector, at: number): OutboundCall | undefined;
+
+  // DER control (blocks/der.ts; 2.1 block R)
+  /** A grid event began or ended (2.1 NotifyDERAlarm); absent: the version has no DER control. */
+  derAlarm?(fault: string, ended: boolean, at: number, extraInfo?: string): OutboundCall;
 }

@@ -10,6 +10,7 @@ import { OCPP2_CALLS } from '../ocpp2/ocpp2-calls.ts';
 import { monitoringReport } from '../ocpp2/ocpp2-monitoring.ts';
 import { TARIFF_21_CALLS } from './tariffs.ts';
 import { V2X_CALLS } from './v2x.ts';
+import { DER_CALLS } from './der-control.ts';
 
 const notSupported = (what: string) => (): never => {
   throw new RpcError('NotSupported', `this charging station has no ${what}`);
@@ -17,10 +18,6 @@ const notSupported = (what: string) => (): never => {
 
 /** The CSMS's 2.1 calls this charger has no feature for (yet), by action. */
 export const NOT_SUPPORTED_21: CsmsCallTable = {
-  // R: DER control (no simulated inverter)
-  SetDERControl: notSupported('DER control'),
-  GetDERControl: notSupported('DER control'),
-  ClearDERControl: notSupported('DER control'),
   // Q: aFRR (NotifyAllowedEnergyTransfer is v2x.ts's)
   AFRRSignal: notSupported('aFRR support'),
   // K: 2.1 smart charging
@@ -39,6 +36,7 @@ export const NOT_SUPPORTED_21: CsmsCallTable = {
 const CALLS_2: CsmsCallTable = OCPP2_CALLS;
 const TARIFFS: CsmsCallTable = TARIFF_21_CALLS;
 const V2X: CsmsCallTable = V2X_CALLS;
+const DER: CsmsCallTable = DER_CALLS;
 const MONITORING_REPORT: CsmsCallTable[string] = monitoringReport('CustomMonitor');
 
 export const OCPP21_CALLS: CsmsCallTable = {
@@ -50,4 +48,6 @@ export const OCPP21_CALLS: CsmsCallTable = {
   ...TARIFFS,
   // Q: bidirectional charging, 2.1 charging profiles (v2x.ts)
   ...V2X,
+  // R01-R03: DER control (der-control.ts)
+  ...DER,
 };

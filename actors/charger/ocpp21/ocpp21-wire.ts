@@ -10,6 +10,7 @@ import { ocpp2Wire } from '../ocpp2/ocpp2-wire.ts';
 import { cents, type Price, type SessionCost } from '../blocks/tariff-pricing.ts';
 import { costOfSession, usageOf } from '../blocks/tariffs.ts';
 import { V2X_WIRE } from './v2x.ts';
+import { DER_WIRE } from './der-control.ts';
 
 const price = (p: Price | undefined) =>
   p ? { exclTax: cents(p.exclTax), inclTax: cents(p.inclTax) } : undefined;
@@ -65,6 +66,8 @@ export const ocpp21Wire: OcppWire = {
   ...(ocpp2Wire as OcppWire),
   // Q: NotifyEVChargingNeeds of a bidirectional EV (v2x.ts)
   ...V2X_WIRE,
+  // R04: NotifyDERAlarm of a grid event (der-control.ts)
+  ...DER_WIRE,
   txStarted: (ctx, c, cause, at) => priced(ocpp2Wire.txStarted(ctx, c, cause, at), c, at),
   txUpdated: (ctx, c, cause, at) => {
     const call = ocpp2Wire.txUpdated(ctx, c, cause, at);

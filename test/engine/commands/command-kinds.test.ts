@@ -20,6 +20,7 @@ const EXAMPLES: Record<string, unknown> = {
   'clear-fault': {},
   'external-limit': { limit_w: 6000 },
   'grid-frequency': { frequency_hz: 49.9 },
+  'grid-event': { fault: 'UnderVoltage' },
   disconnect: {},
 };
 

@@ -23,8 +23,6 @@ test('ocpp2.1: every CSMS call the 2.0.1 charger answers, the 2.1 charger answer
 // payload valid under the 2.1 schema: the answer is a CALLERROR NotSupported (the action is known,
 // the feature absent), and the charger carries on.
 const REFUSED: [string, string, object][] = [
-  ['R DER control:', 'GetDERControl', { requestId: 1 }],
-  ['R DER control:', 'ClearDERControl', { isDefault: true }],
   ['K priority charging:', 'UsePriorityCharging', { transactionId: 'x', activate: true }],
   ['K dynamic profiles:', 'UpdateDynamicSchedule', { chargingProfileId: 1, scheduleUpdate: { limit: 1000 } }],
   ['N periodic event streams:', 'GetPeriodicEventStream', {}],
