@@ -1,57 +1,25 @@
 // Request and answer shapes of the link conditions (docs/faults.md): PUT
 // /evcharger/deployments/{deployment_id}/link and /evcharger/locations/{location_id}/link. A value
 // per direction may be one number for both directions; what is left out is no fault (0, false); a
-// missing seed is drawn here, so the answer always says the seed in force.
+// missing seed is drawn here, so the answer always says the seed in force. The body's fields are
+// the scenario `link` step's too (engine/charger/link-conditions-input.ts).
 import { randomInt } from 'node:crypto';
 import { z } from 'zod';
 import type { LinkConditions } from '../../engine/charger/link-conditions.ts';
+import {
+  fillConditions,
+  linkConditionsInput,
+  millis,
+  probability,
+} from '../../engine/charger/link-conditions-input.ts';
 
 export const locationLinkPath = z.object({ location_id: z.string().min(1).max(64) });
 
-const probability = z.number().min(0).max(1);
-/** A minute at most: a frame held longer is a lost connection, which `half_open` and `drop` say better. */
-const millis = z.number().min(0).max(60_000);
-
-/** `{to_csms, from_csms}` (either may be left out: 0) or one number for both. */
-function perDirection(value: z.ZodNumber) {
-  return z.union([value, z.strictObject({ to_csms: value.optional(), from_csms: value.optional() })]);
-}
-
-export const linkConditionsBody = z.strictObject({
-  latency_ms: perDirection(millis).optional(),
-  jitter_ms: perDirection(millis).optional(),
-  drop: perDirection(probability).optional(),
-  duplicate: perDirection(probability).optional(),
-  reorder_window_ms: millis.optional(),
-  unanswered: probability.optional(),
-  half_open: z.boolean().optional(),
-  seed: z
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 32 - 1)
-    .optional(),
-});
-
-type PerDirectionInput = number | { to_csms?: number; from_csms?: number } | undefined;
-
-const both = (v: PerDirectionInput) =>
-  typeof v === 'number'
-    ? { to_csms: v, from_csms: v }
-    : { to_csms: v?.to_csms ?? 0, from_csms: v?.from_csms ?? 0 };
+export const linkConditionsBody = linkConditionsInput;
 
 /** The conditions in force for a body: every field filled in, the seed drawn when not given. */
 export function conditionsOf(body: z.infer<typeof linkConditionsBody>): LinkConditions {
-  return {
-    latency_ms: both(body.latency_ms),
-    jitter_ms: both(body.jitter_ms),
-    drop: both(body.drop),
-    duplicate: both(body.duplicate),
-    reorder_window_ms: body.reorder_window_ms ?? 0,
-    unanswered: body.unanswered ?? 0,
-    half_open: body.half_open ?? false,
-    seed: body.seed ?? randomInt(0, 2 ** 32 - 1),
-  };
+  return fillConditions(body, randomInt(0, 2 ** 32 - 1));
 }
 
 /** POST .../link/misbehave: one misbehaviour on purpose (docs/faults.md#misbehaving-on-purpose). */

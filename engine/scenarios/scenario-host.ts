@@ -8,7 +8,7 @@ import { COMMAND_KINDS, type AnyPayload, type EventType } from '../commands/comm
 import type { CommandsEngine } from '../commands/commands-engine.ts';
 import type { DeploymentsEngine } from '../deployments/deployments-engine.ts';
 import type { ChargerSecurity } from '../deployments/charger-security.ts';
-import type { Misbehaviour } from '../charger/link-conditions.ts';
+import type { LinkConditions, Misbehaviour } from '../charger/link-conditions.ts';
 import type { LogEntry } from '../message-log/charger-log.ts';
 import type { MessageLogService } from '../message-log/message-log-service.ts';
 import type { Platform } from '../platform/platform.ts';
@@ -42,6 +42,12 @@ export interface ScenarioHost {
   reboot(orgId: string, c: HostedScenarioCharger): Promise<void>;
   /** The charger misbehaves once on purpose (raw text, an edited CALL, a wrong message id). */
   misbehave(orgId: string, c: HostedScenarioCharger, m: Misbehaviour): Promise<string | undefined>;
+  /** Sets (null: clears) the charger's link conditions, as PUT / DELETE .../link do. */
+  link(
+    orgId: string,
+    c: HostedScenarioCharger,
+    conditions: LinkConditions | null,
+  ): Promise<string | undefined>;
   /** The central system calls the charger: the built-in one directly, an external one through its hook. */
   csmsCall(
     c: HostedScenarioCharger,
@@ -100,6 +106,10 @@ export async function createServiceHost(d: ServiceHostDeps): Promise<ScenarioHos
     async misbehave(orgId, c, m) {
       const out = await d.commands.linkConditions.misbehave(orgId, c.key, m);
       return out.kind === 'sent' ? undefined : `misbehave: the charger is ${out.kind.replace('_', ' ')}`;
+    },
+    async link(orgId, c, conditions) {
+      const out = await d.commands.linkConditions.forDeployment(orgId, c.key, conditions);
+      return out.kind === 'sent' ? undefined : `link: the charger is ${out.kind.replace('_', ' ')}`;
     },
     async reboot(orgId, c) {
       await d.deployments.service.runtimeOp(orgId, 'restart', c.key);

@@ -29,7 +29,7 @@ import {
   type RunCharger,
   type StepOutcome,
 } from './step-checks.ts';
-import { commandPayload, COMMANDS, misbehaviourOf } from './step-commands.ts';
+import { commandPayload, COMMANDS, conditionsOfStep, misbehaviourOf } from './step-commands.ts';
 import { describe, type Fields } from './step-fields.ts';
 import { roundsNotReached, stepsNotReached } from './step-skips.ts';
 
@@ -390,6 +390,14 @@ class ScenarioRun {
         for (const c of targets) {
           c.mark = c.frames.length;
           const problem = await this.host.misbehave(this.input.orgId, c.hosted, misbehaviourOf(bodyOf(c)));
+          if (problem) throw new StepFailure(`${c.hosted.identity}: ${problem}`);
+        }
+        return none;
+      case 'link':
+        for (const c of targets) {
+          c.mark = c.frames.length;
+          const conditions = conditionsOfStep(bodyOf(c), Math.floor(this.#random() * 2 ** 32));
+          const problem = await this.host.link(this.input.orgId, c.hosted, conditions);
           if (problem) throw new StepFailure(`${c.hosted.identity}: ${problem}`);
         }
         return none;

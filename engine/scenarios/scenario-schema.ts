@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { parseCrls } from '../platform/certificates/crl.ts';
 import { OCPP_VERSIONS } from '../../protocols/ocpp/versions.ts';
 import { GRID_EVENT_FAULTS } from '../commands/command-kinds.ts';
+import { linkConditionsFields } from '../charger/link-conditions-input.ts';
 
 const text = (max = 200) => z.string().min(1).max(max);
 const seconds = z.number().positive().max(3600);
@@ -140,6 +141,18 @@ const actions = {
     })
     .describe(
       'The charger misbehaves once on purpose (docs/faults.md): invalid text, an edited CALL, an answer under a wrong message id',
+    ),
+  link: z
+    .strictObject({
+      ...target,
+      ...linkConditionsFields,
+      clear: z.literal(true).optional().describe('A clean link again (frames held by a latency go at once)'),
+    })
+    .refine((b) => !b.clear || Object.keys(b).every((k) => k === 'clear' || k === 'charger'), {
+      message: 'clear: true takes no conditions beside it',
+    })
+    .describe(
+      'Link conditions on the chargers (docs/faults.md), as PUT .../link sets them: they replace those in force; seed default: from the run’s seed',
     ),
   csms_call: z
     .strictObject({ ...target, action: text(100), payload: fields.default({}) })

@@ -1,7 +1,8 @@
 // The action steps that become commands (engine/commands/command-kinds.ts): which command each
 // step kind is, and its payload.
 import type { EventType } from '../commands/command-kinds.ts';
-import type { Misbehaviour } from '../charger/link-conditions.ts';
+import type { LinkConditions, Misbehaviour } from '../charger/link-conditions.ts';
+import { fillConditions, type LinkConditionsInput } from '../charger/link-conditions-input.ts';
 import type { Fields } from './step-fields.ts';
 
 /** Commands of the actions, by step kind. */
@@ -60,4 +61,11 @@ export function misbehaviourOf(b: Fields): Misbehaviour {
   if (b.kind === 'edit_next_call')
     return { kind: 'edit_next_call', action: b.action, payload: b.payload ?? {} };
   return { kind: 'wrong_message_id', ...(b.message_id !== undefined && { message_id: b.message_id }) };
+}
+
+/** A link step's conditions (null: cleared); `seed` when the step names none (drawn from the run's). */
+export function conditionsOfStep(b: Fields, seed: number): LinkConditions | null {
+  if (b.clear) return null;
+  const { charger: _charger, ...input } = b as unknown as LinkConditionsInput & { charger?: string };
+  return fillConditions(input, seed);
 }

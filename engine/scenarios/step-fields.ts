@@ -38,6 +38,7 @@ export interface Fields {
   text?: string;
   message_id?: string;
   send?: Record<string, unknown>;
+  clear?: boolean;
 }
 
 /** A wait's or expectation's time limit in seconds (the schema gives each its default). */

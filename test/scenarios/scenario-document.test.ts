@@ -66,6 +66,28 @@ steps:
   );
 });
 
+test('a link step takes the link conditions of PUT .../link, or clear: true alone', () => {
+  const loaded = loadScenario(`
+name: link
+chargers: [{ id: cp }]
+steps:
+  - link: { latency_ms: { from_csms: 500 }, drop: 0.5, half_open: true, seed: 7 }
+  - link: { clear: true }
+`);
+  assert.ok('scenario' in loaded);
+  assert.deepEqual(loaded.scenario.steps, [
+    { link: { latency_ms: { from_csms: 500 }, drop: 0.5, half_open: true, seed: 7 } },
+    { link: { clear: true } },
+  ]);
+  assert.deepEqual(problemsOf('{name: x, chargers: [{id: cp}], steps: [{link: {drop: 2}}]}'), [
+    'steps.1.link.drop: Too big: expected number to be <=1',
+  ]);
+  assert.deepEqual(
+    problemsOf('{name: x, chargers: [{id: cp}], steps: [{link: {clear: true, duplicate: 1}}]}'),
+    ['steps.1.link: clear: true takes no conditions beside it'],
+  );
+});
+
 test('a mistake is placed by the step numbers of the report: from 1, also inside a repeat', () => {
   assert.deepEqual(
     problemsOf(`

@@ -120,7 +120,14 @@ describe('scenario runs API', () => {
   test('GET /scenarios/ready lists every ready scenario with its name, version and text, without a token', async () => {
     const res = await svc.request('GET', '/scenarios/ready');
     assert.equal(res.status, 200);
-    const files = ['conformance/ocpp16', 'conformance/ocpp201', 'ocpp16', 'ocpp201', 'ocpp21'].flatMap((d) =>
+    const files = [
+      'conformance/ocpp16',
+      'conformance/ocpp201',
+      'faults',
+      'ocpp16',
+      'ocpp201',
+      'ocpp21',
+    ].flatMap((d) =>
       readdirSync(join('scenarios', d))
         .filter((f) => f.endsWith('.yaml'))
         .map((f) => `${d}/${f}`),

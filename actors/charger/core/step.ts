@@ -158,7 +158,8 @@ export class Step {
     if (!head) return;
     if (ok || head.attempts + 1 >= intSetting(this.ctx, 'TransactionMessageAttempts')) {
       const txIds = { ...this.ctx.txIds };
-      if (head.tx !== undefined && (head.action === 'StopTransaction' || !ok)) delete txIds[head.tx];
+      // The id goes with the StopTransaction only: a MeterValues given up must not lose the stop.
+      if (head.tx !== undefined && head.action === 'StopTransaction') delete txIds[head.tx];
       this.patch({ outbox: rest, outboxInFlight: undefined, txIds });
     } else {
       this.patch({ outbox: [{ ...head, attempts: head.attempts + 1 }, ...rest], outboxInFlight: undefined });

@@ -154,6 +154,20 @@ test('ocpp2.0.1: E11/E12 offline TransactionEvents carry offline: true and keep 
   h.finish();
 });
 
+test('ocpp1.6: a MeterValues given up after its attempts does not lose the StopTransaction', () => {
+  const h = online('ocpp1.6', { answers: { MeterValues: () => ({ error: 'InternalError' }) } });
+  h.send({ type: 'PLUG_IN', connectorId: 1 });
+  h.send({ type: 'PRESENT_TOKEN', connectorId: 1, idTag: 'T' });
+  assert.equal(h.callsOf('StartTransaction').length, 1);
+  h.tick(60_000);
+  assert.ok(h.callsOf('MeterValues').length >= 3, 'the reading was tried TransactionMessageAttempts times');
+  h.send({ type: 'UNPLUG', connectorId: 1 });
+  const stops = h.callsOf('StopTransaction');
+  assert.equal(stops.length, 1);
+  assert.equal(typeof stops[0].payload.transactionId, 'number');
+  h.finish();
+});
+
 test('ocpp1.6: E05 a StartTransaction the CSMS answers Invalid ends the transaction (DeAuthorized)', () => {
   const h = online('ocpp1.6', {
     answers: { StartTransaction: () => ({ idTagInfo: { status: 'Invalid' }, transactionId: 5 }) },
