@@ -109,6 +109,19 @@ export async function startFleet(names: string[], extraEnv: Record<string, strin
   try {
     // One after the other: each applies the migrations the first time it meets the database.
     for (const name of names) nodes.push(await startNode(name));
+    // Placement spreads chargers over the nodes live at that moment: on a busy machine an earlier
+    // node's renewal can wait behind a later node's start (one database backend embedded), so
+    // every node is seen live before the fleet is handed over.
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const { rows } = await db.query<{ node_id: string }>(
+        'SELECT node_id FROM evc_nodes WHERE expires_at > now()',
+      );
+      const live = new Set(rows.map((r) => r.node_id));
+      if (names.every((n) => live.has(n))) break;
+      if (Date.now() > deadline) throw new Error(`nodes not all live: ${[...live].join(', ')}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
   } catch (err) {
     await Promise.all(procs.map((p) => p.stop('SIGKILL')));
     await db.end();
