@@ -114,6 +114,26 @@ function txRefOf2(s: Step, id: string): number | null {
   return queued?.tx ?? null;
 }
 
+/**
+ * F01/F02: a remote start with its charging profile already read (2.1 reads its own V2X fields);
+ * the fields both versions' requests share.
+ */
+export function requestStart(
+  p: { evseId?: number; idToken: { idToken: string; type: string }; remoteStartId: number },
+  s: Step,
+  profile: ChargingProfile | undefined,
+): OcppResponse<'ocpp2.0.1', 'RequestStartTransaction'> {
+  const r = remoteStart(s, {
+    connectorId: p.evseId,
+    idTag: p.idToken.idToken,
+    idType: p.idToken.type,
+    remoteStartId: p.remoteStartId,
+    profile,
+  });
+  const tx = r.connectorId !== undefined ? s.connector(r.connectorId)?.tx : undefined;
+  return { status: r.status, ...(tx?.id ? { transactionId: tx.id } : {}) };
+}
+
 export const OCPP2_CALLS: CsmsCalls<'ocpp2.0.1'> = {
   // Configuration (the device model)
   GetVariables: getVariables,
@@ -126,18 +146,8 @@ export const OCPP2_CALLS: CsmsCalls<'ocpp2.0.1'> = {
     if (p.evseId !== undefined) return { status: 'Rejected' };
     return { status: reset(s, p.type === 'Immediate' ? 'hard' : 'idle') };
   },
-  RequestStartTransaction: (p, s) => {
-    const profile = p.chargingProfile ? profile2(p.evseId ?? 0, p.chargingProfile, s.now) : undefined;
-    const r = remoteStart(s, {
-      connectorId: p.evseId,
-      idTag: p.idToken.idToken,
-      idType: p.idToken.type,
-      remoteStartId: p.remoteStartId,
-      profile,
-    });
-    const tx = r.connectorId !== undefined ? s.connector(r.connectorId)?.tx : undefined;
-    return { status: r.status, ...(tx?.id ? { transactionId: tx.id } : {}) };
-  },
+  RequestStartTransaction: (p, s) =>
+    requestStart(p, s, p.chargingProfile ? profile2(p.evseId ?? 0, p.chargingProfile, s.now) : undefined),
   RequestStopTransaction: (p, s) => ({
     status: remoteStop(s, connectorByTxId(s, String(p.transactionId))?.id),
   }),

@@ -11,7 +11,7 @@ import { call, iso } from '../wire/basics.ts';
 import { DEFAULT_MIN_SOC, packVoltage } from '../core/ev-battery.ts';
 import { phasesOf, ratedW } from '../core/power.ts';
 import { setProfile } from '../blocks/smart-charging.ts';
-import { remoteStart } from '../blocks/remote-control.ts';
+import { requestStart } from '../ocpp2/ocpp2-calls.ts';
 import { allowEnergyTransfer } from '../blocks/bidirectional.ts';
 import { profile21 } from './v2x-profile.ts';
 
@@ -27,15 +27,7 @@ export const V2X_CALLS: CsmsCalls<'ocpp2.1'> = {
     const profile = p.chargingProfile ? profile21(s, p.evseId ?? 0, p.chargingProfile) : undefined;
     if (typeof profile === 'string')
       return { status: 'Rejected', statusInfo: { reasonCode: 'InvalidProfile', additionalInfo: profile } };
-    const r = remoteStart(s, {
-      connectorId: p.evseId,
-      idTag: p.idToken.idToken,
-      idType: p.idToken.type,
-      remoteStartId: p.remoteStartId,
-      profile,
-    });
-    const tx = r.connectorId !== undefined ? s.connector(r.connectorId)?.tx : undefined;
-    return { status: r.status, ...(tx?.id ? { transactionId: tx.id } : {}) };
+    return requestStart(p, s, profile);
   },
   NotifyAllowedEnergyTransfer: (p, s) =>
     allowEnergyTransfer(s, p.transactionId, p.allowedEnergyTransfer)
