@@ -29,7 +29,7 @@ import {
   type RunCharger,
   type StepOutcome,
 } from './step-checks.ts';
-import { commandPayload, COMMANDS, conditionsOfStep, misbehaviourOf } from './step-commands.ts';
+import { actionOf, type ActionRun } from './step-commands.ts';
 import { describe, type Fields } from './step-fields.ts';
 import { roundsNotReached, stepsNotReached } from './step-skips.ts';
 
@@ -67,6 +67,8 @@ class ScenarioRun {
   readonly #unsubscribe: Array<() => void> = [];
   readonly #vars: Map<string, unknown>;
   readonly #random: () => number;
+  /** The action steps (step-commands.ts) reach the host through this. */
+  readonly #actions: ActionRun;
 
   constructor(
     private readonly host: ScenarioHost,
@@ -75,6 +77,13 @@ class ScenarioRun {
     const seed = input.seed ?? input.scenario.seed ?? Math.floor(Math.random() * 2 ** 31);
     const runId = input.runId ?? randomUUID();
     this.#random = seededRandom(seed);
+    this.#actions = {
+      host,
+      orgId: input.orgId,
+      wsUrl: input.wsUrl,
+      csmsHook: input.csmsHook,
+      nextSeed: () => Math.floor(this.#random() * 2 ** 32),
+    };
     this.#vars = new Map(Object.entries({ ...input.scenario.variables, ...input.variables, run_id: runId }));
     this.result = {
       run_id: runId,
@@ -369,49 +378,16 @@ class ScenarioRun {
 
   async #carryOut(kind: string, b: Fields, targets: RunCharger[], bodyOf: BodyOf): Promise<StepOutcome> {
     const none = { message: null, frames: [] };
-    const command = COMMANDS[kind];
-    if (command) {
+    const action = actionOf(kind, this.#actions);
+    if (action) {
       for (const c of targets) {
         c.mark = c.frames.length;
-        const payload = commandPayload(kind, bodyOf(c));
-        const problem = await this.host.command(this.input.orgId, c.hosted, command, payload);
+        const problem = await action(c.hosted, bodyOf(c));
         if (problem) throw new StepFailure(`${c.hosted.identity}: ${problem}`);
       }
       return none;
     }
     switch (kind) {
-      case 'reboot':
-        for (const c of targets) {
-          c.mark = c.frames.length;
-          await this.host.reboot(this.input.orgId, c.hosted);
-        }
-        return none;
-      case 'misbehave':
-        for (const c of targets) {
-          c.mark = c.frames.length;
-          const problem = await this.host.misbehave(this.input.orgId, c.hosted, misbehaviourOf(bodyOf(c)));
-          if (problem) throw new StepFailure(`${c.hosted.identity}: ${problem}`);
-        }
-        return none;
-      case 'link':
-        for (const c of targets) {
-          c.mark = c.frames.length;
-          const conditions = conditionsOfStep(bodyOf(c), Math.floor(this.#random() * 2 ** 32));
-          const problem = await this.host.link(this.input.orgId, c.hosted, conditions);
-          if (problem) throw new StepFailure(`${c.hosted.identity}: ${problem}`);
-        }
-        return none;
-      case 'csms_call':
-        for (const c of targets) {
-          c.mark = c.frames.length;
-          const { action, payload } = bodyOf(c);
-          const problem = await this.host.csmsCall(c.hosted, action, payload, {
-            wsUrl: this.input.wsUrl,
-            hookUrl: this.input.csmsHook,
-          });
-          if (problem) throw new StepFailure(`${c.hosted.identity}: ${problem}`);
-        }
-        return none;
       case 'wait':
         await this.#waitFor(() => (this.input.signal?.aborted ? true : undefined), b.seconds * 1000);
         return none;

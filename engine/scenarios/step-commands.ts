@@ -1,9 +1,10 @@
-// The action steps that become commands (engine/commands/command-kinds.ts): which command each
-// step kind is, and its payload.
+// The action steps: which command each becomes (engine/commands/command-kinds.ts) and its payload,
+// or which other call of the scenario host carries it out for one charger.
 import type { EventType } from '../commands/command-kinds.ts';
 import type { LinkConditions, Misbehaviour } from '../charger/link-conditions.ts';
 import { fillConditions, type LinkConditionsInput } from '../charger/link-conditions-input.ts';
 import type { Fields } from './step-fields.ts';
+import type { HostedScenarioCharger, ScenarioHost } from './scenario-host.ts';
 
 /** Commands of the actions, by step kind. */
 export const COMMANDS: Partial<Record<string, EventType>> = {
@@ -68,4 +69,38 @@ export function conditionsOfStep(b: Fields, seed: number): LinkConditions | null
   if (b.clear) return null;
   const { charger: _charger, ...input } = b as unknown as LinkConditionsInput & { charger?: string };
   return fillConditions(input, seed);
+}
+
+/** What an action step needs of its run. */
+export interface ActionRun {
+  host: ScenarioHost;
+  orgId: string;
+  wsUrl?: string;
+  csmsHook?: string;
+  /** The next seed drawn from the run's seed (a link step that names none). */
+  nextSeed: () => number;
+}
+
+/** Carries out an action step on one charger: the problem, if any. */
+export type Action = (c: HostedScenarioCharger, b: Fields) => Promise<string | undefined>;
+
+/** The action of a step kind; undefined when the kind is not an action (a wait, an expectation). */
+export function actionOf(kind: string, run: ActionRun): Action | undefined {
+  const command = COMMANDS[kind];
+  if (command) return (c, b) => run.host.command(run.orgId, c, command, commandPayload(kind, b));
+  const external = { wsUrl: run.wsUrl, hookUrl: run.csmsHook };
+  switch (kind) {
+    case 'reboot':
+      return async (c) => {
+        await run.host.reboot(run.orgId, c);
+        return undefined;
+      };
+    case 'misbehave':
+      return (c, b) => run.host.misbehave(run.orgId, c, misbehaviourOf(b));
+    case 'link':
+      return (c, b) => run.host.link(run.orgId, c, conditionsOfStep(b, run.nextSeed()));
+    case 'csms_call':
+      return (c, b) => run.host.csmsCall(c, b.action, b.payload, external);
+  }
+  return undefined;
 }
