@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { MqttClient } from 'mqtt';
 import type { ChargerHost } from '../deployments/charger-host.ts';
 import type { Logger } from '../platform/log/logger.ts';
-import { BrokerUnavailableError } from '../commands/command-producer.ts';
+import { publishAcknowledged } from '../commands/command-producer.ts';
 import { doChaos, type ChaosStep } from './chaos-actions.ts';
 import type { Observation } from './chaos-report.ts';
 
@@ -97,25 +97,8 @@ export class ChaosBus {
       } satisfies StepMessage);
   }
 
-  async #publish(topic: string, message: object): Promise<void> {
-    const { mqtt, publishTimeoutMs = 5_000 } = this.opts;
-    if (!mqtt.connected) throw new BrokerUnavailableError('the message broker is not connected');
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      await Promise.race([
-        mqtt.publishAsync(topic, JSON.stringify(message), { qos: 1 }),
-        new Promise((_resolve, reject) => {
-          timer = setTimeout(
-            () => reject(new BrokerUnavailableError('the message broker did not acknowledge in time')),
-            publishTimeoutMs,
-          );
-        }),
-      ]);
-    } catch (err) {
-      throw err instanceof BrokerUnavailableError ? err : new BrokerUnavailableError(String(err));
-    } finally {
-      clearTimeout(timer);
-    }
+  #publish(topic: string, message: object): Promise<void> {
+    return publishAcknowledged(this.opts.mqtt, topic, message, this.opts.publishTimeoutMs ?? 5_000);
   }
 
   #flushSeen(): void {

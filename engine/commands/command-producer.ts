@@ -13,6 +13,36 @@ import { commandTopic, nodeCommandTopic, type CommandMessage } from './command-t
 
 export class BrokerUnavailableError extends Error {}
 
+/**
+ * Publishes one QoS 1 message and waits for the broker's acknowledgement, at most `timeoutMs`;
+ * rejects with BrokerUnavailableError when the broker is away or slower (the buses that tell every
+ * engine node something the caller must know was sent: link conditions, chaos steps).
+ */
+export async function publishAcknowledged(
+  mqtt: MqttClient,
+  topic: string,
+  message: object,
+  timeoutMs: number,
+): Promise<void> {
+  if (!mqtt.connected) throw new BrokerUnavailableError('the message broker is not connected');
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      mqtt.publishAsync(topic, JSON.stringify(message), { qos: 1 }),
+      new Promise((_resolve, reject) => {
+        timer = setTimeout(
+          () => reject(new BrokerUnavailableError('the message broker did not acknowledge in time')),
+          timeoutMs,
+        );
+      }),
+    ]);
+  } catch (err) {
+    throw err instanceof BrokerUnavailableError ? err : new BrokerUnavailableError(String(err));
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Spec "Queued command result". */
 export interface QueuedCommandResult {
   targeted_count: number;

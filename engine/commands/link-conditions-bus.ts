@@ -10,7 +10,7 @@ import type { ChargerHost } from '../deployments/charger-host.ts';
 import { isUuid } from '../deployments/deployment-store.ts';
 import type { Queryable } from '../platform/db/database.ts';
 import type { Logger } from '../platform/log/logger.ts';
-import { BrokerUnavailableError } from './command-producer.ts';
+import { publishAcknowledged } from './command-producer.ts';
 
 export const linkConditionsTopic = (prefix: string) => `${prefix}/link-conditions`;
 
@@ -134,30 +134,13 @@ export class LinkConditionsBus {
     conditions: LinkConditions | null,
     misbehave?: Misbehaviour,
   ): Promise<void> {
-    const { mqtt, publishTimeoutMs = 5_000 } = this.opts;
-    if (!mqtt.connected) throw new BrokerUnavailableError('the message broker is not connected');
     const message: LinkConditionsMessage = {
       id: randomUUID(),
       deployment_ids: deploymentIds,
       conditions,
       ...(misbehave ? { misbehave } : {}),
     };
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      await Promise.race([
-        mqtt.publishAsync(this.#topic, JSON.stringify(message), { qos: 1 }),
-        new Promise((_resolve, reject) => {
-          timer = setTimeout(
-            () => reject(new BrokerUnavailableError('the message broker did not acknowledge in time')),
-            publishTimeoutMs,
-          );
-        }),
-      ]);
-    } catch (err) {
-      throw err instanceof BrokerUnavailableError ? err : new BrokerUnavailableError(String(err));
-    } finally {
-      clearTimeout(timer);
-    }
+    await publishAcknowledged(this.opts.mqtt, this.#topic, message, this.opts.publishTimeoutMs ?? 5_000);
   }
 
   readonly #onMessage = (topic: string, payload: Buffer): void => {
